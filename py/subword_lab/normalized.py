@@ -1,0 +1,684 @@
+"""Strings that remember where each character came from.
+
+`NormalizedString` is the heart of offset tracking, modelled on the one in
+Hugging Face `tokenizers`: every normalizer edits `normalized` and keeps, for
+each of its characters, the span of `original` it came from. HF stores that
+alignment per UTF-8 byte with byte spans; every byte of one character always
+shares one span, so keeping one span per character, in character offsets, is
+the same information in the unit the Python binding reports.
+
+The alignment is stored lazily: `None` means "character i comes from
+character i" (nothing was inserted or removed yet), which is the common case
+for plain text and costs nothing to slice.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import NamedTuple
+
+__all__ = ["Token", "NormalizedString", "Split", "PreTokenizedString", "RUST_WHITESPACE"]
+
+
+class Token(NamedTuple):
+    id: int
+    value: str
+    offsets: tuple
+
+
+# Rust's `char::is_whitespace` (the Unicode White_Space property). Python's
+# str.isspace() also accepts U+001C..U+001F, which HF does not strip.
+RUST_WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+_BEHAVIORS = ("removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous")
+_NON_ASCII_RUN = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+
+
+def _identity(n, start=0):
+    return list(zip(range(start, start + n), range(start + 1, start + n + 1)))
+
+
+class NormalizedString:
+    __slots__ = ("original", "normalized", "_align", "_shift")
+
+    def __init__(self, text: str = "", *, _normalized=None, _align=None, _shift=0):
+        self.original = text
+        self.normalized = text if _normalized is None else _normalized
+        self._align = _align  # None = identity with `original`
+        self._shift = _shift  # where `original` starts in the whole input
+
+    # ----- inspection -----------------------------------------------------
+    def __repr__(self):
+        return f"NormalizedString(original={self.original!r}, normalized={self.normalized!r})"
+
+    def __len__(self):
+        return len(self.normalized)
+
+    def __bool__(self):
+        return True
+
+    def is_empty(self) -> bool:
+        return not self.normalized
+
+    @property
+    def original_shift(self) -> int:
+        return self._shift
+
+    def alignments(self) -> list:
+        """One `(start, end)` span of `original` (relative) per normalized char."""
+        if self._align is None:
+            return _identity(len(self.normalized))
+        return list(self._align)
+
+    def alignment_spans(self):
+        """Per normalized char, `[start, end]` in whole-input offsets; `None` when
+        the alignment is the identity (char i of `normalized` is char i of the input
+        slice). This is what the `normalize` event carries."""
+        if self._align is None:
+            return None
+        s = self._shift
+        return [[a + s, b + s] for a, b in self._align]
+
+    def to_event(self, **extra) -> dict:
+        """The `normalize` event (see docs/events.md)."""
+        event = {
+            "type": "normalize",
+            "before": self.original,
+            "after": self.normalized,
+            "offset": self._shift,
+            "alignment": self.alignment_spans(),
+        }
+        event.update(extra)
+        return event
+
+    def offsets_original(self) -> tuple:
+        return (self._shift, self._shift + len(self.original))
+
+    def _align_list(self) -> list:
+        if self._align is None:
+            self._align = _identity(len(self.normalized))
+        return self._align
+
+    # ----- offset conversion ------------------------------------------------
+    def _normalized_to_original(self, start, end):
+        """HF's convert_offsets(Range::Normalized), relative to `original`."""
+        if start == end:
+            return (start, end)
+        if start > end:
+            return None
+        if not self.normalized and (start, end) == (0, 0):
+            return (0, len(self.original))
+        if end > len(self.normalized):
+            return None
+        if self._align is None:
+            return (start, end)
+        return (self._align[start][0], self._align[end - 1][1])
+
+    def _original_to_normalized(self, start, end):
+        """HF's convert_offsets(Range::Original): chars whose span lies inside."""
+        if start == end:
+            return (start, end)
+        if start > end:
+            return None
+        if not self.original and (start, end) == (0, 0):
+            return (0, len(self.normalized))
+        if self._align is None:
+            return (start, min(end, len(self.normalized)))
+        first = last = None
+        for i, (a, b) in enumerate(self._align):
+            if end < b:
+                break
+            if first is None and start <= a and a != b:
+                first = i
+            last = i + 1
+        if first is not None and last is not None:
+            return (first, last)
+        if first is not None:
+            return (first, first)
+        if last is not None:
+            return (last, last)
+        return None
+
+    def convert_offsets(self, start: int, end: int) -> tuple:
+        """A span of `normalized` to a span of the whole original input.
+
+        As in HF, an empty span is only shifted, and a span that is out of range
+        comes back unchanged."""
+        span = self._normalized_to_original(start, end)
+        if span is None:
+            return (start, end)
+        return (span[0] + self._shift, span[1] + self._shift)
+
+    # ----- the primitive ----------------------------------------------------
+    def transform(self, changes, initial_offset: int = 0) -> None:
+        """Rewrite `normalized` from `(char, change)` pairs (HF semantics).
+
+        change 0: the char replaces the next current char; 1: it is inserted
+        (it takes the span of the char before it); -n: it replaces the next char
+        and the n chars after that are removed. `initial_offset` chars are
+        removed at the very start."""
+        # HF addresses the whole string as "all of original", converted to a
+        # normalized range: chars at the start with empty spans fall outside it.
+        rng = self._original_to_normalized(0, len(self.original))
+        if rng is None:
+            return
+        self._transform_range(rng[0], rng[1], changes, initial_offset)
+
+    def _transform_range(self, start, end, changes, initial_offset=0):
+        align = self._align
+        identity = align is None
+        if identity:
+            align = _identity(len(self.normalized))
+        offset = start + min(initial_offset, end - start)
+        chars, new_align = [], []
+        append_c, append_a = chars.append, new_align.append
+        all_zero = initial_offset == 0
+        for c, change in changes:
+            if change > 0:
+                append_a(align[offset - 1] if offset >= 1 else (0, 0))
+                all_zero = False
+            else:
+                append_a(align[offset])
+                if offset < end:
+                    offset += 1
+                if change < 0:
+                    offset = min(offset - change, end)
+                    all_zero = False
+            append_c(c)
+        old = self.normalized
+        self.normalized = old[:start] + "".join(chars) + old[end:]
+        if identity and all_zero and len(chars) == end - start:
+            return  # still char i <- char i
+        align[start:end] = new_align
+        self._align = align
+
+    def _plain_start(self) -> bool:
+        """True when transform() would cover the whole of `normalized`, so a fast
+        path may rewrite the string directly."""
+        if self._align is None:
+            return True
+        return not self._align or self._align[0][0] != self._align[0][1]
+
+    def _map_chars(self, new_text: str) -> None:
+        """Replace every char 1:1 (same length): the alignment does not move."""
+        self.normalized = new_text
+
+    # ----- unicode normalization -------------------------------------------
+    def nfd(self):
+        return self._unicode("NFD")
+
+    def nfkd(self):
+        return self._unicode("NFKD")
+
+    def nfc(self):
+        return self._unicode("NFC")
+
+    def nfkc(self):
+        return self._unicode("NFKC")
+
+    def _unicode(self, form):
+        text = self.normalized
+        if text.isascii():
+            return self
+        changes = unicode_changes(text, form)
+        if changes is not None:
+            self.transform(changes, 0)
+        return self
+
+    # ----- case -------------------------------------------------------------
+    def lowercase(self):
+        return self._case(str.lower)
+
+    def uppercase(self):
+        return self._case(str.upper)
+
+    def _case(self, fn):
+        text = self.normalized
+        if text.isascii() and self._plain_start():
+            self._map_chars(fn(text))
+            return self
+        # Per character, as Rust's char::to_lowercase: no final-sigma context.
+        parts = [fn(c) for c in text]
+        if self._plain_start() and all(len(p) == 1 for p in parts):
+            self._map_chars("".join(parts))
+            return self
+        self.transform([(c, int(i > 0)) for p in parts for i, c in enumerate(p)], 0)
+        return self
+
+    # ----- filter / map -----------------------------------------------------
+    def filter(self, keep):
+        text = self.normalized
+        flags = [bool(keep(c)) for c in text]
+        if all(flags) and self._plain_start():
+            return self
+        changes = []
+        removed = removed_start = 0
+        last = None
+        for c, ok in zip(text, flags):
+            if ok:
+                if last is None:
+                    removed_start = removed
+                else:
+                    changes.append((last, -removed))
+                last = c
+                removed = 0
+            else:
+                removed += 1
+        if last is not None:
+            changes.append((last, -removed))
+        self.transform(changes, removed_start)
+        return self
+
+    def map(self, fn):
+        text = self.normalized
+        mapped = "".join(fn(c) for c in text)
+        if len(mapped) != len(text):
+            raise ValueError("map() must turn each character into exactly one character")
+        if self._plain_start():
+            self._map_chars(mapped)
+        else:
+            self.transform([(c, 0) for c in mapped], 0)
+        return self
+
+    # ----- adding and removing around the edges -----------------------------
+    def prepend(self, s: str):
+        if self.normalized:
+            first = self.normalized[0]
+            changes = [(c, int(i != 0)) for i, c in enumerate(s)] + [(first, 1)]
+            self._transform_range(0, 1, changes, 0)
+        return self
+
+    def append(self, s: str):
+        n = len(self.normalized)
+        if n:
+            changes = [(self.normalized[-1], 0)] + [(c, 1) for c in s]
+            self._transform_range(n - 1, n, changes, 0)
+        else:
+            self._transform_range(0, 0, [(c, 1) for c in s], 0)
+        return self
+
+    def lstrip(self):
+        return self._lrstrip(True, False)
+
+    def rstrip(self):
+        return self._lrstrip(False, True)
+
+    def strip(self):
+        return self._lrstrip(True, True)
+
+    def _lrstrip(self, left, right):
+        text = self.normalized
+        n = len(text)
+        lead = trail = 0
+        if left:
+            while lead < n and text[lead] in RUST_WHITESPACE:
+                lead += 1
+        if right:
+            while trail < n and text[n - 1 - trail] in RUST_WHITESPACE:
+                trail += 1
+        if lead or trail:
+            kept = text[lead:max(lead, n - trail)]
+            changes = [(c, 0) for c in kept]
+            if changes and trail:
+                changes[-1] = (changes[-1][0], -trail)
+            self.transform(changes, lead)
+        return self
+
+    def clear(self) -> int:
+        n = len(self.normalized)
+        self.transform((), n)
+        return n
+
+    # ----- replace ----------------------------------------------------------
+    def replace(self, pattern, content: str):
+        """Every match of `pattern` (a str, or a compiled re.Pattern) becomes
+        `content`; the new chars take the span of the last matched char."""
+        text = self.normalized
+        matches = [m for m, is_match in find_matches(pattern, text) if is_match]
+        if not matches:
+            return self
+        align = self._align_list()
+        out, new_align = [], []
+        last = 0
+        for start, end in matches:
+            out.append(text[last:start])
+            new_align.extend(align[last:start])
+            out.append(content)
+            span = align[end - 1] if end >= 1 else (0, 0)
+            new_align.extend([span] * len(content))
+            last = end
+        out.append(text[last:])
+        new_align.extend(align[last:])
+        self.normalized = "".join(out)
+        self._align = new_align
+        return self
+
+    # ----- slicing and splitting -------------------------------------------
+    def slice(self, start: int, end: int):
+        """The part of this string over `normalized[start:end]`, with its own
+        `original` (the chars it is aligned to) and shift into the input."""
+        n = len(self.normalized)
+        if start < 0 or end > n or start > end:
+            return None
+        if self._align is None:
+            return NormalizedString(self.normalized[start:end], _shift=self._shift + start)
+        span = self._normalized_to_original(start, end)
+        if span is None:
+            return None
+        o_start, o_end = span
+        if start == end:
+            # HF maps an empty normalized span to the same numbers in original.
+            o_end = o_start
+        align = [(a - o_start, b - o_start) for a, b in self._align[start:end]]
+        return NormalizedString(
+            self.original[o_start:o_end], _normalized=self.normalized[start:end],
+            _align=align, _shift=self._shift + o_start)
+
+    def split(self, pattern, behavior: str, invert: bool = False) -> list:
+        """Split on `pattern` (str, re.Pattern, or a predicate on one char).
+
+        `behavior` says what becomes of each delimiter: "removed", "isolated",
+        "merged_with_previous", "merged_with_next" or "contiguous"; `invert`
+        swaps matches and non-matches (HF's Split with invert=True). Empty
+        pieces are dropped."""
+        matches = find_matches(pattern, self.normalized)
+        if invert:
+            matches = [(m, not flag) for m, flag in matches]
+        pieces = _apply_behavior(matches, behavior)
+        out = []
+        for (start, end), remove in pieces:
+            if not remove and end > start:
+                out.append(self.slice(start, end))
+        return out
+
+
+# ----- patterns ---------------------------------------------------------------
+
+def find_matches(pattern, text: str) -> list:
+    """[((start, end), is_match)] covering `text`, like HF's Pattern trait."""
+    if isinstance(pattern, str):
+        if not pattern:
+            return [((0, len(text)), False)]
+        return _matches_from_spans(_str_spans(pattern, text), len(text))
+    if isinstance(pattern, re.Pattern):
+        if not text:
+            return [((0, 0), False)]
+        spans = [m.span() for m in pattern.finditer(text)]
+        return _matches_from_spans(spans, len(text))
+    if callable(pattern):
+        if not text:
+            return [((0, 0), False)]
+        spans = [(i, i + 1) for i, c in enumerate(text) if pattern(c)]
+        return _matches_from_spans(spans, len(text))
+    raise TypeError(f"unsupported split pattern: {pattern!r}")
+
+
+def _str_spans(needle, text):
+    spans, i, n = [], text.find(needle), len(needle)
+    while i >= 0:
+        spans.append((i, i + n))
+        i = text.find(needle, i + n)
+    return spans
+
+
+def _matches_from_spans(spans, length):
+    out, prev = [], 0
+    for start, end in spans:
+        if prev != start:
+            out.append(((prev, start), False))
+        out.append(((start, end), True))
+        prev = end
+    if prev != length:
+        out.append(((prev, length), False))
+    return out
+
+
+def _apply_behavior(matches, behavior):
+    """[((start, end), remove)] for one delimiter behavior (HF's fold rules)."""
+    if behavior == "isolated":
+        return [(m, False) for m, _ in matches]
+    if behavior == "removed":
+        return matches
+    if behavior == "contiguous":
+        acc, prev = [], False
+        for (s, e), is_match in matches:
+            if is_match == prev and acc:
+                acc[-1] = ((acc[-1][0][0], e), False)
+            else:
+                acc.append(((s, e), False))
+            prev = is_match
+        return acc
+    if behavior == "merged_with_previous":
+        acc, prev = [], False
+        for (s, e), is_match in matches:
+            if is_match and not prev and acc:
+                acc[-1] = ((acc[-1][0][0], e), False)
+            else:
+                acc.append(((s, e), False))
+            prev = is_match
+        return acc
+    if behavior == "merged_with_next":
+        acc, prev = [], False
+        for (s, e), is_match in reversed(matches):
+            if is_match and not prev and acc:
+                acc[-1] = ((s, acc[-1][0][1]), False)
+            else:
+                acc.append(((s, e), False))
+            prev = is_match
+        acc.reverse()
+        return acc
+    raise ValueError(f"unknown split behavior {behavior!r}; expected one of {', '.join(_BEHAVIORS)}")
+
+
+# ----- unicode normalization with alignment ------------------------------------
+# HF gets (char, change) pairs from the `unicode-normalization-alignments`
+# crate: decomposition tags the first char of each char's decomposition 0 and
+# the rest 1, then sorts runs of combining marks by class (the tags travel with
+# the chars); composition merges a pair into one char tagged a + b - 1. We
+# reproduce those tags so transform() gives the same alignment.
+
+_COMPOSE_CACHE: dict = {}
+
+
+def _compose(a, b):
+    key = a + b
+    hit = _COMPOSE_CACHE.get(key)
+    if hit is None:
+        c = unicodedata.normalize("NFC", key)
+        hit = c if len(c) == 1 else ""
+        _COMPOSE_CACHE[key] = hit
+    return hit or None
+
+
+def _decompose(text, compat):
+    form = "NFKD" if compat else "NFD"
+    combining = unicodedata.combining
+    out = []
+    run_start = None  # start of the current run of non-starters in `out`
+    for ch in text:
+        d = ch if ch.isascii() else unicodedata.normalize(form, ch)
+        for i, c in enumerate(d):
+            ccc = combining(c)
+            if ccc == 0:
+                if run_start is not None:
+                    _sort_run(out, run_start)
+                    run_start = None
+            elif run_start is None:
+                run_start = len(out)
+            out.append((c, 0 if i == 0 else 1, ccc))
+    if run_start is not None:
+        _sort_run(out, run_start)
+    return [(c, t) for c, t, _ in out]
+
+
+def _sort_run(out, start):
+    if len(out) - start > 1:
+        out[start:] = sorted(out[start:], key=lambda item: item[2])  # stable
+
+
+def _recompose(items):
+    combining = unicodedata.combining
+    out, buffer = [], []
+    composee = None
+    last_ccc = None
+    for ch, change in items:
+        ccc = combining(ch)
+        if composee is None:
+            if ccc != 0:
+                out.append((ch, change))
+            else:
+                composee = (ch, change)
+            continue
+        if last_ccc is not None and last_ccc >= ccc:
+            # blocked from the composee
+            if ccc == 0:
+                out.append(composee)
+                out.extend(buffer)
+                buffer = []
+                composee, last_ccc = (ch, change), None
+            else:
+                buffer.append((ch, change))
+                last_ccc = ccc
+            continue
+        r = _compose(composee[0], ch)
+        if r is not None:
+            composee = (r, composee[1] + change - 1)
+        elif last_ccc is None and ccc == 0:
+            out.append(composee)
+            composee = (ch, change)
+        else:
+            buffer.append((ch, change))
+            last_ccc = ccc
+    if composee is not None:
+        out.append(composee)
+    out.extend(buffer)
+    return out
+
+
+def _segment_changes(segment, form):
+    items = _decompose(segment, form in ("NFKD", "NFKC"))
+    if form in ("NFC", "NFKC"):
+        items = _recompose(items)
+    return items
+
+
+def unicode_changes(text: str, form: str):
+    """(char, change) pairs turning `text` into its `form` normalization, as HF
+    computes them; `None` when nothing changes. ASCII chars never decompose and
+    never compose with what precedes them, so only runs of non-ASCII chars (with
+    the ASCII char before them) need the slow path."""
+    pieces, last, changed = [], 0, False
+    for m in _NON_ASCII_RUN.finditer(text):
+        start, end = m.span()
+        seg = _segment_changes(text[start:end], form)
+        if not changed and (len(seg) != end - start or any(
+                t or c != o for (c, t), o in zip(seg, text[start:end]))):
+            changed = True
+        pieces.append((last, start, seg))
+        last = end
+    if not changed:
+        return None
+    out = []
+    for plain_start, plain_end, seg in pieces:
+        out.extend((c, 0) for c in text[plain_start:plain_end])
+        out.extend(seg)
+    out.extend((c, 0) for c in text[last:])
+    return out
+
+
+# ----- pre-tokenized string ----------------------------------------------------
+
+class Split:
+    """One piece of a PreTokenizedString: its NormalizedString and, once the
+    model ran, its tokens (offsets relative to `normalized.normalized`)."""
+
+    __slots__ = ("normalized", "tokens")
+
+    def __init__(self, normalized: NormalizedString, tokens=None):
+        self.normalized = normalized
+        self.tokens = tokens
+
+    def __iter__(self):
+        return iter((self.normalized, self.tokens))
+
+    def __repr__(self):
+        return f"Split({self.normalized!r}, {self.tokens!r})"
+
+
+class PreTokenizedString:
+    __slots__ = ("original", "splits")
+
+    def __init__(self, text_or_normalized):
+        ns = text_or_normalized
+        if isinstance(ns, str):
+            ns = NormalizedString(ns)
+        self.original = ns.original
+        self.splits = [Split(ns)]
+
+    def __repr__(self):
+        return f"PreTokenizedString({self.splits!r})"
+
+    def split(self, fn) -> None:
+        """Replace every untokenized split by `fn(index, normalized)`'s pieces
+        (NormalizedStrings or Splits); empty pieces are dropped."""
+        new = []
+        for i, split in enumerate(self.splits):
+            if split.tokens is not None:
+                new.append(split)
+                continue
+            for piece in fn(i, split.normalized):
+                if not isinstance(piece, Split):
+                    piece = Split(piece)
+                if piece.normalized.normalized:
+                    new.append(piece)
+        self.splits = new
+
+    def normalize(self, fn) -> None:
+        for split in self.splits:
+            if split.tokens is None:
+                fn(split.normalized)
+
+    def tokenize(self, fn) -> None:
+        for split in self.splits:
+            if split.tokens is None:
+                split.tokens = list(fn(split.normalized))
+
+    def get_splits(self, offset_referential="original", offset_type="char") -> list:
+        """[(normalized text, (start, end), tokens)] per split. "original" gives
+        the span of the input each split covers; "normalized" the running
+        position in the concatenated normalized pieces. offset_type "byte"
+        counts UTF-8 bytes instead of chars."""
+        out, pos = [], 0
+        byte = offset_type in ("byte", "none", None)
+        for split in self.splits:
+            ns = split.normalized
+            if offset_referential == "original":
+                span = ns.offsets_original()
+                if byte:
+                    span = _char_to_byte_span(self.original, span)
+            else:
+                size = len(ns.normalized.encode("utf-8", "surrogatepass")) if byte else len(ns.normalized)
+                span = (pos, pos + size)
+                pos += size
+            out.append((ns.normalized, span, split.tokens))
+        return out
+
+    def tokens_with_offsets(self) -> list:
+        """[(Token with offsets into the whole original input, split index)] for
+        every token, as HF builds an Encoding from the splits."""
+        out = []
+        for index, split in enumerate(self.splits):
+            if split.tokens is None:
+                raise ValueError("split has not been tokenized; call tokenize() first")
+            ns = split.normalized
+            for tok in split.tokens:
+                out.append((Token(tok.id, tok.value, ns.convert_offsets(*tok.offsets)), index))
+        return out
+
+
+def _char_to_byte_span(text, span):
+    start = len(text[:span[0]].encode("utf-8", "surrogatepass"))
+    return (start, start + len(text[span[0]:span[1]].encode("utf-8", "surrogatepass")))

@@ -1,0 +1,324 @@
+"""BPE: apply learned merges to the characters of a word, lowest rank first.
+
+A word starts as one symbol per character (the continuing-subword prefix on every
+character but the first, the end-of-word suffix on the last). Then, as in HF
+`tokenizers`, the adjacent pair whose merge has the lowest rank is merged, the
+leftmost one on a tie, until no adjacent pair has a merge. A priority queue keyed
+by (rank, position) does that without rescanning the word after every merge.
+
+Characters missing from the vocabulary become their UTF-8 bytes as "<0xNN>"
+tokens (byte_fallback, when all those tokens exist), else the unknown token
+(consecutive ones fused into one with fuse_unk), else they are dropped.
+BPE-dropout skips each merge with probability `dropout`; `seed` makes it repeatable.
+"""
+from __future__ import annotations
+
+import heapq
+import random
+
+from .base import (Model, Token, byte_token, field, model_error, ordered_vocab,
+                   read_vocab_map, tokens_event)
+
+__all__ = ["BPE"]
+
+DEFAULT_CACHE_CAPACITY = 10_000
+# Words this long (in UTF-8 bytes, as HF counts) or longer are not cached.
+CACHE_MAX_LENGTH = 256
+
+
+def _parse_merges(merges) -> list:
+    """Accept [("a", "b"), ...], [["a", "b"], ...] or the older ["a b", ...]."""
+    pairs = []
+    for k, m in enumerate(merges):
+        if isinstance(m, str):
+            parts = m.split(" ")
+            if len(parts) != 2:
+                raise model_error(f"merge {k} ({m!r}) is not two tokens separated by one space",
+                                  "merges")
+            pairs.append((parts[0], parts[1]))
+        elif isinstance(m, (list, tuple)) and len(m) == 2 and all(isinstance(x, str) for x in m):
+            pairs.append((m[0], m[1]))
+        else:
+            raise model_error(f"merge {k} must be a pair of strings, got {m!r}", "merges")
+    return pairs
+
+
+class BPE(Model):
+    type_name = "BPE"
+
+    def __init__(self, vocab=None, merges=None, cache_capacity=None, dropout=None,
+                 unk_token=None, continuing_subword_prefix=None, end_of_word_suffix=None,
+                 fuse_unk=False, byte_fallback=False, ignore_merges=False, seed=None):
+        if dropout is not None and not 0.0 <= dropout <= 1.0:
+            raise model_error("dropout must be between 0 and 1", "dropout")
+        self._set_vocab(vocab or {})
+        self.dropout = dropout
+        self.unk_token = unk_token
+        self.continuing_subword_prefix = continuing_subword_prefix
+        self.end_of_word_suffix = end_of_word_suffix
+        self.fuse_unk = bool(fuse_unk)
+        self.byte_fallback = bool(byte_fallback)
+        self.ignore_merges = bool(ignore_merges)
+        self.cache_capacity = DEFAULT_CACHE_CAPACITY if cache_capacity is None else cache_capacity
+        self._cache = {}
+        self._rng = random.Random(seed)
+        self._build_merges(_parse_merges(merges or []))
+
+    def _build_merges(self, pairs) -> None:
+        """(left id, right id) -> (rank, merged id); a repeated pair keeps its last rank, as HF."""
+        vocab = self.vocab
+        cut = len(self.continuing_subword_prefix or "")
+        table = {}
+        for rank, (a, b) in enumerate(pairs):
+            new = a + b[cut:]
+            for token in (a, b, new):
+                if token not in vocab:
+                    raise model_error(f"merge {rank} ({a!r}, {b!r}): {token!r} is not in the vocabulary",
+                                      "merges")
+            table[(vocab[a], vocab[b])] = (rank, vocab[new])
+        self._merges = table
+
+    @property
+    def merges(self) -> list:
+        """The merges in rank order, as (left, right) strings."""
+        ranked = sorted(self._merges.items(), key=lambda kv: kv[1][0])
+        r = self.vocab_r
+        return [(r[a], r[b]) for (a, b), _ in ranked]
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    def resize_cache(self, capacity: int) -> None:
+        self.cache_capacity = capacity
+        self._cache.clear()
+
+    # -- encoding -------------------------------------------------------------
+
+    def tokenize(self, sequence: str, on_event=None) -> list:
+        if not sequence:
+            return []
+        if on_event is not None:
+            return self._tokenize_traced(sequence, on_event)
+        if self.dropout:
+            return self._to_tokens(*self._merge_word(sequence, None))
+        # HF checks ignore_merges only on its cached path (no dropout), so do we.
+        if self.ignore_merges:
+            i = self.vocab.get(sequence)
+            if i is not None:
+                return [Token(i, sequence, (0, len(sequence)))]
+        hit = self._cache.get(sequence)
+        if hit is not None:
+            return list(hit)
+        tokens = self._to_tokens(*self._merge_word(sequence, None))
+        if len(self._cache) < self.cache_capacity and len(sequence.encode("utf-8")) < CACHE_MAX_LENGTH:
+            self._cache[sequence] = tuple(tokens)
+        return tokens
+
+    def _to_tokens(self, ids, starts, ends) -> list:
+        r = self.vocab_r
+        return [Token(i, r[i], (s, e)) for i, s, e in zip(ids, starts, ends)]
+
+    def _tokenize_traced(self, sequence: str, on_event) -> list:
+        on_event({"type": "bpe.word", "word": sequence})
+        tokens = None
+        if self.ignore_merges and not self.dropout:
+            i = self.vocab.get(sequence)
+            if i is not None:
+                on_event({"type": "bpe.ignore_merges", "token": sequence, "id": i})
+                tokens = [Token(i, sequence, (0, len(sequence)))]
+        if tokens is None:
+            tokens = self._to_tokens(*self._merge_word(sequence, on_event))
+        on_event({"type": "bpe.done", "tokens": tokens_event(tokens)})
+        return tokens
+
+    def _initial_symbols(self, word: str, on_event):
+        """One symbol per character: (ids, starts, ends), after byte fallback and unk."""
+        vocab = self.vocab
+        prefix = self.continuing_subword_prefix
+        suffix = self.end_of_word_suffix
+        last = len(word) - 1
+        ids, starts, ends = [], [], []
+        unk = None  # [id, start, end] of an unknown run not yet emitted
+        for pos, ch in enumerate(word):
+            key = ch
+            if prefix and pos:
+                key = prefix + key
+            if suffix and pos == last:
+                key = key + suffix
+            i = vocab.get(key)
+            if i is not None:
+                if unk is not None:
+                    ids.append(unk[0]); starts.append(unk[1]); ends.append(unk[2])
+                    unk = None
+                ids.append(i); starts.append(pos); ends.append(pos + 1)
+                continue
+            if self.byte_fallback:
+                names = [byte_token(b) for b in key.encode("utf-8")]
+                found = [vocab.get(n) for n in names]
+                if None not in found:
+                    if on_event is not None:
+                        on_event({"type": "bpe.byte_fallback", "symbol": key, "start": pos,
+                                  "end": pos + 1, "tokens": names})
+                    # Every byte token points at the whole character it came from.
+                    for b in found:
+                        ids.append(b); starts.append(pos); ends.append(pos + 1)
+                    continue
+            unk = self._unknown(key, pos, unk, ids, starts, ends, on_event)
+        if unk is not None:
+            ids.append(unk[0]); starts.append(unk[1]); ends.append(unk[2])
+        return ids, starts, ends
+
+    def _unknown(self, key, pos, unk, ids, starts, ends, on_event):
+        if self.unk_token is None:
+            if on_event is not None:
+                on_event({"type": "bpe.unk", "symbol": key, "start": pos, "end": pos + 1,
+                          "token": None, "id": None, "fused": False})
+            return unk  # no unknown token: the character is dropped, as HF does
+        unk_id = self.vocab.get(self.unk_token)
+        if unk_id is None:
+            raise model_error(f"unk_token {self.unk_token!r} is not in the vocabulary", "unk_token")
+        fused = unk is not None and self.fuse_unk
+        if on_event is not None:
+            on_event({"type": "bpe.unk", "symbol": key, "start": pos, "end": pos + 1,
+                      "token": self.unk_token, "id": unk_id, "fused": fused})
+        if fused:
+            unk[2] = pos + 1
+            return unk
+        if unk is not None:
+            ids.append(unk[0]); starts.append(unk[1]); ends.append(unk[2])
+        return [unk_id, pos, pos + 1]
+
+    def _merge_word(self, word: str, on_event):
+        ids, starts, ends = self._initial_symbols(word, on_event)
+        if on_event is not None:
+            r = self.vocab_r
+            on_event({"type": "bpe.symbols", "symbols": [r[i] for i in ids], "ids": list(ids),
+                      "spans": [[s, e] for s, e in zip(starts, ends)]})
+        n = len(ids)
+        if n < 2 or not self._merges:
+            return ids, starts, ends
+        return self._merge_all(ids, starts, ends, on_event)
+
+    def _merge_all(self, ids, starts, ends, on_event):
+        """Merge by (rank, position) from a heap; symbols form a linked list over the arrays.
+
+        A heap entry can go stale when a neighbour was merged first; it is skipped when
+        the pair now at its position no longer yields the same merged symbol (HF's test).
+        """
+        merges = self._merges
+        n = len(ids)
+        nxt = list(range(1, n + 1))
+        nxt[-1] = -1
+        prv = list(range(-1, n - 1))
+        alive = [True] * n
+        heap = []
+        for p in range(n - 1):
+            m = merges.get((ids[p], ids[p + 1]))
+            if m is not None:
+                heap.append((m[0], p, m[1]))
+        heapq.heapify(heap)
+        dropout = self.dropout
+        rand = self._rng.random
+        skipped = []
+        while heap:
+            top = heapq.heappop(heap)
+            if dropout and rand() < dropout:
+                skipped.append(top)
+                if on_event is not None:
+                    self._emit_skip(top, ids, nxt, on_event)
+                continue
+            if skipped:
+                for entry in skipped:
+                    heapq.heappush(heap, entry)
+                skipped.clear()
+            rank, p, new_id = top
+            q = nxt[p]
+            if not alive[p] or q == -1:
+                continue
+            m = merges.get((ids[p], ids[q]))
+            if m is None or m[1] != new_id:
+                continue
+            if on_event is not None:
+                pair = [self.vocab_r[ids[p]], self.vocab_r[ids[q]]]
+            ids[p] = new_id
+            ends[p] = ends[q]
+            alive[q] = False
+            after = nxt[q]
+            nxt[p] = after
+            if after != -1:
+                prv[after] = p
+            before = prv[p]
+            if before != -1:
+                m = merges.get((ids[before], new_id))
+                if m is not None:
+                    heapq.heappush(heap, (m[0], before, m[1]))
+            if after != -1:
+                m = merges.get((new_id, ids[after]))
+                if m is not None:
+                    heapq.heappush(heap, (m[0], p, m[1]))
+            if on_event is not None:
+                self._emit_merge(rank, pair, p, ids, alive, on_event)
+        keep = [k for k in range(n) if alive[k]]
+        return [ids[k] for k in keep], [starts[k] for k in keep], [ends[k] for k in keep]
+
+    def _emit_merge(self, rank, pair, p, ids, alive, on_event):
+        live = [k for k in range(len(ids)) if alive[k]]
+        r = self.vocab_r
+        on_event({"type": "bpe.merge", "rank": rank, "pair": pair, "new": r[ids[p]],
+                  "id": ids[p], "position": live.index(p), "symbols": [r[ids[k]] for k in live]})
+
+    def _emit_skip(self, top, ids, nxt, on_event):
+        rank, p, new_id = top
+        on_event({"type": "bpe.dropout_skip", "rank": rank, "new": self.vocab_r[new_id]})
+
+    # -- serialization --------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "BPE",
+            "dropout": self.dropout,
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.continuing_subword_prefix,
+            "end_of_word_suffix": self.end_of_word_suffix,
+            "fuse_unk": self.fuse_unk,
+            "byte_fallback": self.byte_fallback,
+            "ignore_merges": self.ignore_merges,
+            "vocab": ordered_vocab(self.vocab),
+            "merges": [list(m) for m in self.merges],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "BPE":
+        dropout = field(d, "dropout", (int, float), None, allow_none=True)
+        return cls(
+            read_vocab_map(d),
+            field(d, "merges", list),
+            dropout=None if dropout is None else float(dropout),
+            unk_token=field(d, "unk_token", str, None, allow_none=True),
+            continuing_subword_prefix=field(d, "continuing_subword_prefix", str, None, allow_none=True),
+            end_of_word_suffix=field(d, "end_of_word_suffix", str, None, allow_none=True),
+            fuse_unk=field(d, "fuse_unk", bool, False, allow_none=True) or False,
+            byte_fallback=field(d, "byte_fallback", bool, False, allow_none=True) or False,
+            ignore_merges=field(d, "ignore_merges", bool, False, allow_none=True) or False,
+        )
+
+    @classmethod
+    def read_file(cls, vocab_path, merges_path):
+        """vocab.json and merges.txt (GPT-2 style) -> (vocab, merges)."""
+        import json
+
+        with open(vocab_path, encoding="utf-8") as f:
+            vocab = json.load(f)
+        if not isinstance(vocab, dict):
+            raise model_error("vocab.json must hold an object of token -> id", "vocab")
+        with open(merges_path, encoding="utf-8", newline="") as f:
+            lines = f.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        lines = [line.rstrip("\r") for line in lines if not line.startswith("#version")]
+        return vocab, _parse_merges(lines)
+
+    @classmethod
+    def from_file(cls, vocab_path, merges_path, **kwargs) -> "BPE":
+        vocab, merges = cls.read_file(vocab_path, merges_path)
+        return cls(vocab, merges, **kwargs)

@@ -1,0 +1,160 @@
+"""WordPiece: greedy longest-match-first, as BERT and HF `tokenizers` encode.
+
+From the start of the word, take the longest vocabulary entry that matches; every
+later piece is looked up with the continuing-subword prefix ("##"). If some
+position has no match at all, or the word is longer than
+`max_input_chars_per_word` characters, the whole word becomes the unknown token.
+"""
+from __future__ import annotations
+
+from .base import Model, Token, field, model_error, ordered_vocab, read_vocab_map, tokens_event
+
+__all__ = ["WordPiece"]
+
+
+def _prefix_table(pieces: dict) -> dict:
+    """Map every prefix of every piece to the piece's id, or -1 if the prefix is no piece.
+
+    Walking forward through this table finds the longest match in one pass and
+    stops as soon as no piece can continue, instead of trying every window.
+    """
+    table = {}
+    for piece, i in pieces.items():
+        for k in range(1, len(piece)):
+            table.setdefault(piece[:k], -1)
+    for piece, i in pieces.items():
+        if piece:
+            table[piece] = i
+    return table
+
+
+class WordPiece(Model):
+    type_name = "WordPiece"
+
+    def __init__(self, vocab=None, unk_token="[UNK]", max_input_chars_per_word=100,
+                 continuing_subword_prefix="##"):
+        self._set_vocab(vocab or {})
+        self.unk_token = unk_token
+        self.max_input_chars_per_word = max_input_chars_per_word
+        self.continuing_subword_prefix = continuing_subword_prefix
+        prefix = continuing_subword_prefix
+        # Continuation pieces are stored without their prefix so the hot loop
+        # never builds "##" + substring.
+        rest = {t[len(prefix):]: i for t, i in self.vocab.items() if t.startswith(prefix)}
+        self._first = _prefix_table(self.vocab)
+        self._rest = _prefix_table(rest)
+        self._max_first = max(map(len, self.vocab), default=0)
+        self._max_rest = max(map(len, rest), default=0)
+
+    # -- encoding -------------------------------------------------------------
+
+    def _unk(self, n: int) -> list:
+        unk_id = self.vocab.get(self.unk_token)
+        if unk_id is None:
+            raise model_error(f"unk_token {self.unk_token!r} is not in the vocabulary", "unk_token")
+        return [Token(unk_id, self.unk_token, (0, n))]
+
+    def tokenize(self, sequence: str, on_event=None) -> list:
+        if on_event is not None:
+            return self._tokenize_traced(sequence, on_event)
+        n = len(sequence)
+        if n > self.max_input_chars_per_word:
+            return self._unk(n)
+        tokens = []
+        prefix = self.continuing_subword_prefix
+        table = self._first
+        start = 0
+        while start < n:
+            best_end = -1
+            best_id = -1
+            end = start + 1
+            while end <= n:
+                i = table.get(sequence[start:end])
+                if i is None:
+                    break
+                if i >= 0:
+                    best_end, best_id = end, i
+                end += 1
+            if best_end < 0:
+                return self._unk(n)
+            piece = sequence[start:best_end]
+            tokens.append(Token(best_id, piece if start == 0 else prefix + piece, (start, best_end)))
+            start = best_end
+            table = self._rest
+        return tokens
+
+    def _tokenize_traced(self, sequence: str, on_event) -> list:
+        """Same result as `tokenize`, trying windows longest first as the course tells it.
+
+        Windows longer than the longest vocabulary entry cannot match, so they are
+        not reported.
+        """
+        n = len(sequence)
+        on_event({"type": "wordpiece.word", "word": sequence})
+        if n > self.max_input_chars_per_word:
+            tokens = self._unk(n)
+            on_event({"type": "wordpiece.unk", "reason": "too_long", "chars": n,
+                      "max": self.max_input_chars_per_word, "position": None,
+                      "token": tokens[0].value, "id": tokens[0].id, "start": 0, "end": n})
+            on_event({"type": "wordpiece.done", "tokens": tokens_event(tokens)})
+            return tokens
+        tokens = []
+        prefix = self.continuing_subword_prefix
+        start = 0
+        while start < n:
+            longest = self._max_first if start == 0 else self._max_rest
+            found = None
+            for end in range(min(n, start + longest), start, -1):
+                candidate = sequence[start:end] if start == 0 else prefix + sequence[start:end]
+                i = self.vocab.get(candidate)
+                on_event({"type": "wordpiece.try", "candidate": candidate, "start": start,
+                          "end": end, "found": i is not None})
+                if i is not None:
+                    found = Token(i, candidate, (start, end))
+                    break
+            if found is None:
+                tokens = self._unk(n)
+                on_event({"type": "wordpiece.unk", "reason": "no_match", "chars": n,
+                          "max": self.max_input_chars_per_word, "position": start,
+                          "token": tokens[0].value, "id": tokens[0].id, "start": 0, "end": n})
+                break
+            on_event({"type": "wordpiece.match", "token": found.value, "id": found.id,
+                      "start": start, "end": found.offsets[1]})
+            tokens.append(found)
+            start = found.offsets[1]
+        on_event({"type": "wordpiece.done", "tokens": tokens_event(tokens)})
+        return tokens
+
+    # -- serialization --------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "WordPiece",
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.continuing_subword_prefix,
+            "max_input_chars_per_word": self.max_input_chars_per_word,
+            "vocab": ordered_vocab(self.vocab),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "WordPiece":
+        return cls(
+            read_vocab_map(d),
+            unk_token=field(d, "unk_token", str),
+            max_input_chars_per_word=field(d, "max_input_chars_per_word", int),
+            continuing_subword_prefix=field(d, "continuing_subword_prefix", str),
+        )
+
+    @classmethod
+    def read_file(cls, vocab_path) -> dict:
+        """A BERT vocab.txt: one token per line, the id is the line number."""
+        with open(vocab_path, encoding="utf-8", newline="") as f:
+            lines = f.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        # Trailing whitespace is dropped, as HF does; a repeated line keeps its last id.
+        return {line.rstrip(): i for i, line in enumerate(lines)}
+
+    @classmethod
+    def from_file(cls, vocab_path, **kwargs) -> "WordPiece":
+        return cls(cls.read_file(vocab_path), **kwargs)

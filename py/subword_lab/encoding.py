@@ -1,0 +1,272 @@
+"""`Encoding`: the output of `Tokenizer.encode`, with HF's attributes and helpers.
+
+Every attribute is a plain list of the same length (one entry per token), so an
+Encoding costs a handful of lists, not one object per token. Truncation, merging
+(for pairs and templates) and padding follow the `tokenizers` crate step by step,
+because users compare `overflowing`, `sequence_ids` and `word_ids` with it.
+"""
+from __future__ import annotations
+
+__all__ = ["Encoding"]
+
+
+class Encoding:
+    """Ids, tokens and alignments for one (possibly paired) input."""
+
+    __slots__ = ("ids", "type_ids", "tokens", "word_ids", "offsets",
+                 "special_tokens_mask", "attention_mask", "overflowing",
+                 "sequence_ranges")
+
+    def __init__(self, ids=None, type_ids=None, tokens=None, word_ids=None,
+                 offsets=None, special_tokens_mask=None, attention_mask=None,
+                 overflowing=None, sequence_ranges=None):
+        self.ids = [] if ids is None else ids
+        n = len(self.ids)
+        self.type_ids = [0] * n if type_ids is None else type_ids
+        self.tokens = [""] * n if tokens is None else tokens
+        self.word_ids = [None] * n if word_ids is None else word_ids
+        self.offsets = [(0, 0)] * n if offsets is None else offsets
+        self.special_tokens_mask = [0] * n if special_tokens_mask is None else special_tokens_mask
+        self.attention_mask = [1] * n if attention_mask is None else attention_mask
+        self.overflowing = [] if overflowing is None else overflowing
+        # sequence id -> (start, end) token range; empty means "one sequence, all of it"
+        self.sequence_ranges = {} if sequence_ranges is None else sequence_ranges
+
+    # -- construction ---------------------------------------------------------
+
+    @classmethod
+    def from_tokens(cls, tokens, type_id=0, word_ids=None):
+        """From a list of `Token(id, value, offsets)` (a model's output)."""
+        n = len(tokens)
+        return cls([t[0] for t in tokens], [type_id] * n, [t[1] for t in tokens],
+                   [None] * n if word_ids is None else word_ids,
+                   [t[2] for t in tokens], [0] * n, [1] * n)
+
+    def copy(self):
+        """A deep-enough copy: new lists, copied overflowing encodings."""
+        enc = Encoding(list(self.ids), list(self.type_ids), list(self.tokens),
+                       list(self.word_ids), list(self.offsets),
+                       list(self.special_tokens_mask), list(self.attention_mask),
+                       [o.copy() for o in self.overflowing], dict(self.sequence_ranges))
+        return enc
+
+    def _slice(self, start, stop):
+        return Encoding(self.ids[start:stop], self.type_ids[start:stop],
+                        self.tokens[start:stop], self.word_ids[start:stop],
+                        self.offsets[start:stop], self.special_tokens_mask[start:stop],
+                        self.attention_mask[start:stop])
+
+    # -- HF attribute names -----------------------------------------------------
+
+    @property
+    def words(self):
+        """Deprecated HF alias of `word_ids`."""
+        return self.word_ids
+
+    @property
+    def n_sequences(self):
+        return len(self.sequence_ranges) or 1
+
+    @property
+    def sequence_ids(self):
+        seq = [None] * len(self.ids)
+        if not self.sequence_ranges:
+            return [0] * len(self.ids)
+        for seq_id, (start, end) in self.sequence_ranges.items():
+            seq[start:end] = [seq_id] * (end - start)
+        return seq
+
+    def __len__(self):
+        return len(self.ids)
+
+    def __repr__(self):
+        return (f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, type_ids, tokens, "
+                f"offsets, attention_mask, special_tokens_mask, overflowing])")
+
+    def to_dict(self):
+        """Plain JSON-ready view (what the CLI and the web worker send)."""
+        return {
+            "ids": list(self.ids), "tokens": list(self.tokens),
+            "offsets": [list(o) for o in self.offsets],
+            "type_ids": list(self.type_ids), "attention_mask": list(self.attention_mask),
+            "special_tokens_mask": list(self.special_tokens_mask),
+            "word_ids": list(self.word_ids),
+            "overflowing": [o.to_dict() for o in self.overflowing],
+        }
+
+    # -- sequences --------------------------------------------------------------
+
+    def set_sequence_id(self, sequence_id):
+        self.sequence_ranges[sequence_id] = (0, len(self.ids))
+
+    def _sequence_range(self, sequence_id):
+        return self.sequence_ranges.get(sequence_id, (0, len(self.ids)))
+
+    def token_to_sequence(self, token_index):
+        if token_index > len(self.ids):
+            return None
+        if not self.sequence_ranges:
+            return 0
+        for seq_id, (start, end) in self.sequence_ranges.items():
+            if start <= token_index < end:
+                return seq_id
+        return None
+
+    def token_to_chars(self, token_index):
+        if self.token_to_sequence(token_index) is None or token_index >= len(self.ids):
+            return None
+        return self.offsets[token_index]
+
+    def token_to_word(self, token_index):
+        if self.token_to_sequence(token_index) is None or token_index >= len(self.ids):
+            return None
+        return self.word_ids[token_index]
+
+    def word_to_tokens(self, word_index, sequence_index=0):
+        start, end = self._sequence_range(sequence_index)
+        first = last = None
+        for i, w in enumerate(self.word_ids[start:end]):
+            if w is None or w < word_index:
+                # HF's take_while(w <= word) stops at the first larger word only;
+                # None sorts below every id, so it never stops the scan.
+                continue
+            if w > word_index:
+                break
+            if first is None:
+                first = i
+            last = i + 1
+        if first is None:
+            return None
+        return (start + first, start + last)
+
+    def word_to_chars(self, word_index, sequence_index=0):
+        span = self.word_to_tokens(word_index, sequence_index)
+        if span is None or span[1] == 0:
+            return None
+        return (self.offsets[span[0]][0], self.offsets[span[1] - 1][1])
+
+    def char_to_token(self, char_pos, sequence_index=0):
+        start, end = self._sequence_range(sequence_index)
+        for i in range(start, min(end, len(self.offsets))):
+            s, e = self.offsets[i]
+            if s <= char_pos < e:
+                return i
+        return None
+
+    def char_to_word(self, char_pos, sequence_index=0):
+        token = self.char_to_token(char_pos, sequence_index)
+        return None if token is None else self.token_to_word(token)
+
+    # -- truncation ---------------------------------------------------------------
+
+    def truncate(self, max_length, stride=0, direction="right"):
+        """Keep `max_length` tokens; the rest goes to `overflowing` in windows
+        that overlap by `stride` tokens (HF's Encoding::truncate)."""
+        n = len(self.ids)
+        if max_length >= n:
+            return
+        if max_length == 0:
+            whole = self._slice(0, n)
+            whole.overflowing = self.overflowing
+            whole.sequence_ranges = self.sequence_ranges
+            self._become(Encoding())
+            self.overflowing = [whole]
+            return
+        if stride >= max_length:
+            raise ValueError(f"`stride` must be strictly less than `max_len={max_length}` "
+                             "(max_len excludes the special tokens the post-processor adds)")
+        parts = _window_ranges(n, max_length, max_length - stride, direction)
+        first = self._slice(*parts[0])
+        first.overflowing = [self._slice(*p) for p in parts[1:]]
+        self._become(first)
+
+    def _become(self, other):
+        for name in self.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    # -- merging ------------------------------------------------------------------
+
+    @staticmethod
+    def merge(encodings, growing_offsets=True):
+        merged = Encoding()
+        for enc in encodings:
+            merged.merge_with(enc, growing_offsets)
+        return merged
+
+    def merge_with(self, pair, growing_offsets=False):
+        """Append `pair` to self; overflowing windows combine as HF does."""
+        overflowings = []
+        for own in self.overflowing:
+            combined = own.copy()
+            combined.merge_with(pair.copy(), growing_offsets)
+            overflowings.append(combined)
+            for other in pair.overflowing:
+                combined = own.copy()
+                combined.merge_with(other.copy(), growing_offsets)
+                overflowings.append(combined)
+        for other in pair.overflowing:
+            combined = self.copy()
+            combined.merge_with(other.copy(), growing_offsets)
+            overflowings.append(combined)
+
+        base = len(self.ids)
+        for seq_id, (start, end) in pair.sequence_ranges.items():
+            self.sequence_ranges[seq_id] = (base + start, base + end)
+        self.ids = self.ids + pair.ids
+        self.type_ids = self.type_ids + pair.type_ids
+        self.tokens = self.tokens + pair.tokens
+        self.word_ids = self.word_ids + pair.word_ids
+        shift = self.offsets[-1][1] if growing_offsets and self.offsets else 0
+        if shift:
+            self.offsets = self.offsets + [(s + shift, e + shift) for s, e in pair.offsets]
+        else:
+            self.offsets = self.offsets + pair.offsets
+        self.special_tokens_mask = self.special_tokens_mask + pair.special_tokens_mask
+        self.attention_mask = self.attention_mask + pair.attention_mask
+        self.overflowing = overflowings
+
+    # -- padding ------------------------------------------------------------------
+
+    def pad(self, length, direction="right", pad_id=0, pad_type_id=0, pad_token="[PAD]"):
+        """Pad to `length` (overflowing windows too); never shortens."""
+        for enc in self.overflowing:
+            enc.pad(length, direction, pad_id, pad_type_id, pad_token)
+        missing = length - len(self.ids)
+        if missing <= 0:
+            return
+        if direction == "left":
+            self.ids = [pad_id] * missing + self.ids
+            self.type_ids = [pad_type_id] * missing + self.type_ids
+            self.tokens = [pad_token] * missing + self.tokens
+            self.word_ids = [None] * missing + self.word_ids
+            self.attention_mask = [0] * missing + self.attention_mask
+            self.special_tokens_mask = [1] * missing + self.special_tokens_mask
+            self.offsets = [(0, 0)] * missing + self.offsets
+            self.sequence_ranges = {k: (s + missing, e + missing)
+                                    for k, (s, e) in self.sequence_ranges.items()}
+        else:
+            self.ids = self.ids + [pad_id] * missing
+            self.type_ids = self.type_ids + [pad_type_id] * missing
+            self.tokens = self.tokens + [pad_token] * missing
+            self.word_ids = self.word_ids + [None] * missing
+            self.attention_mask = self.attention_mask + [0] * missing
+            self.special_tokens_mask = self.special_tokens_mask + [1] * missing
+            self.offsets = self.offsets + [(0, 0)] * missing
+
+
+def _window_ranges(n, max_length, step, direction):
+    """The (start, stop) windows HF cuts a too-long encoding into."""
+    parts = []
+    if direction == "left":
+        for stop in range(n, 0, -step):
+            start = max(stop - max_length, 0)
+            parts.append((start, stop))
+            if start == 0:
+                break
+    else:
+        for start in range(0, n, step):
+            stop = min(start + max_length, n)
+            parts.append((start, stop))
+            if stop == n:
+                break
+    return parts

@@ -204,7 +204,16 @@ class NormalizedString:
 
     def _map_chars(self, new_text: str) -> None:
         """Replace every char 1:1 (same length): the alignment does not move."""
-        self.normalized = new_text
+        if self._plain_start():
+            self.normalized = new_text
+        else:
+            self.transform([(c, 0) for c in new_text], 0)
+
+    def translate(self, table):
+        """`str.translate` with a table that maps chars to single chars only
+        (a fast `map`)."""
+        self._map_chars(self.normalized.translate(table))
+        return self
 
     # ----- unicode normalization -------------------------------------------
     def nfd(self):
@@ -221,11 +230,12 @@ class NormalizedString:
 
     def _unicode(self, form):
         text = self.normalized
-        if text.isascii():
-            return self
-        changes = unicode_changes(text, form)
-        if changes is not None:
-            self.transform(changes, 0)
+        changes = None if text.isascii() else unicode_changes(text, form)
+        if changes is None:
+            if self._plain_start():
+                return self  # HF's transform would rewrite every char with itself
+            changes = [(c, 0) for c in text]
+        self.transform(changes, 0)
         return self
 
     # ----- case -------------------------------------------------------------
@@ -237,12 +247,12 @@ class NormalizedString:
 
     def _case(self, fn):
         text = self.normalized
-        if text.isascii() and self._plain_start():
+        if text.isascii():
             self._map_chars(fn(text))
             return self
         # Per character, as Rust's char::to_lowercase: no final-sigma context.
         parts = [fn(c) for c in text]
-        if self._plain_start() and all(len(p) == 1 for p in parts):
+        if all(len(p) == 1 for p in parts):
             self._map_chars("".join(parts))
             return self
         self.transform([(c, int(i > 0)) for p in parts for i, c in enumerate(p)], 0)
@@ -277,10 +287,7 @@ class NormalizedString:
         mapped = "".join(fn(c) for c in text)
         if len(mapped) != len(text):
             raise ValueError("map() must turn each character into exactly one character")
-        if self._plain_start():
-            self._map_chars(mapped)
-        else:
-            self.transform([(c, 0) for c in mapped], 0)
+        self._map_chars(mapped)
         return self
 
     # ----- adding and removing around the edges -----------------------------

@@ -1,0 +1,381 @@
+"""Normalizers: in-place edits of a NormalizedString, alignment kept.
+
+Each mirrors the Hugging Face component of the same name and its
+tokenizer.json dict (`to_dict()` / `from_dict()`).
+"""
+from __future__ import annotations
+
+import base64
+import re
+import unicodedata
+
+from .errors import SubwordLabError
+from .normalized import RUST_WHITESPACE, NormalizedString
+from .precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
+
+__all__ = [
+    "Normalizer", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents",
+    "BertNormalizer", "Strip", "Replace", "Prepend", "Precompiled", "Sequence", "from_dict",
+]
+
+
+class Normalizer:
+    """Base: subclasses implement normalize(ns) and to_dict()."""
+
+    def normalize(self, ns: NormalizedString) -> None:
+        raise NotImplementedError
+
+    def normalize_str(self, text: str) -> str:
+        ns = NormalizedString(text)
+        self.normalize(ns)
+        return ns.normalized
+
+    def to_dict(self) -> dict:
+        return {"type": type(self).__name__}
+
+    def __repr__(self):
+        fields = {k: v for k, v in self.to_dict().items() if k != "type"}
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in fields.items())})"
+
+
+class NFC(Normalizer):
+    def normalize(self, ns):
+        ns.nfc()
+
+
+class NFD(Normalizer):
+    def normalize(self, ns):
+        ns.nfd()
+
+
+class NFKC(Normalizer):
+    def normalize(self, ns):
+        ns.nfkc()
+
+
+class NFKD(Normalizer):
+    def normalize(self, ns):
+        ns.nfkd()
+
+
+class Lowercase(Normalizer):
+    def normalize(self, ns):
+        ns.lowercase()
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Mn", "Mc", "Me")
+
+
+class StripAccents(Normalizer):
+    """Removes every combining mark (categories Mn, Mc and Me, as HF's
+    `is_combining_mark`); pair it with NFD to strip accents from letters."""
+
+    def normalize(self, ns):
+        if not ns.normalized.isascii():
+            ns.filter(lambda c: not _is_mark(c))
+
+
+# ----- BertNormalizer ---------------------------------------------------------
+
+_ASCII_REMOVED = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Format characters newer than the Unicode tables HF's `unicode_categories`
+# crate carries: HF keeps them, so we do too.
+_NEWER_FORMAT = frozenset([0x0890, 0x0891, 0x08E2, 0x110CD] + list(range(0x13430, 0x13440)))
+_WHITESPACE_TO_SPACE = {ord(c): " " for c in RUST_WHITESPACE | {"\t", "\n", "\r"} if c != " "}
+_WS_SEARCH = re.compile("[" + "".join(sorted(RUST_WHITESPACE - {" "})) + "]")
+_CHINESE = re.compile(
+    "[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f"
+    "\U0002b740-\U0002b81f\U0002b920-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f]"
+)
+
+
+def _bert_keeps(ch: str) -> bool:
+    """clean_text drops NUL, U+FFFD and control/format/private-use chars, but
+    keeps tab, newline and carriage return (they become spaces)."""
+    if ch in "\t\n\r":
+        return True
+    if ch == "\ufffd":
+        return False
+    if unicodedata.category(ch) in ("Cc", "Cf", "Co"):
+        return ord(ch) in _NEWER_FORMAT
+    return True
+
+
+class BertNormalizer(Normalizer):
+    def __init__(self, clean_text=True, handle_chinese_chars=True, strip_accents=None,
+                 lowercase=True):
+        self.clean_text = bool(clean_text)
+        self.handle_chinese_chars = bool(handle_chinese_chars)
+        self.strip_accents = strip_accents
+        self.lowercase = bool(lowercase)
+
+    def normalize(self, ns):
+        if self.clean_text:
+            self._clean(ns)
+        if self.handle_chinese_chars and _CHINESE.search(ns.normalized):
+            changes = []
+            for c in ns.normalized:
+                if _CHINESE.match(c):
+                    changes.extend(((" ", 0), (c, 1), (" ", 1)))
+                else:
+                    changes.append((c, 0))
+            ns.transform(changes, 0)
+        strip = self.lowercase if self.strip_accents is None else self.strip_accents
+        if strip and not ns.normalized.isascii():
+            ns.nfd()
+            ns.filter(lambda c: unicodedata.category(c) != "Mn")
+        if self.lowercase:
+            ns.lowercase()
+
+    @staticmethod
+    def _clean(ns):
+        text = ns.normalized
+        if text.isascii():
+            dirty = _ASCII_REMOVED.search(text) is not None
+        else:
+            dirty = not all(_bert_keeps(c) for c in set(text))
+        if dirty:
+            ns.filter(_bert_keeps)
+        if _WS_SEARCH.search(ns.normalized):
+            ns.translate(_WHITESPACE_TO_SPACE)
+
+    def to_dict(self):
+        return {"type": "BertNormalizer", "clean_text": self.clean_text,
+                "handle_chinese_chars": self.handle_chinese_chars,
+                "strip_accents": self.strip_accents, "lowercase": self.lowercase}
+
+
+# ----- small edits ----------------------------------------------------------------
+
+class Strip(Normalizer):
+    def __init__(self, left=True, right=True):
+        self.left = bool(left)
+        self.right = bool(right)
+
+    def normalize(self, ns):
+        if self.left and self.right:
+            ns.strip()
+        elif self.left:
+            ns.lstrip()
+        elif self.right:
+            ns.rstrip()
+
+    def to_dict(self):
+        return {"type": "Strip", "strip_left": self.left, "strip_right": self.right}
+
+
+class Prepend(Normalizer):
+    def __init__(self, prepend):
+        self.prepend = str(prepend)
+
+    def normalize(self, ns):
+        if ns.normalized:
+            ns.prepend(self.prepend)
+
+    def to_dict(self):
+        return {"type": "Prepend", "prepend": self.prepend}
+
+
+class Replace(Normalizer):
+    """Replace every match of `pattern` with `content`. `pattern` is a plain
+    string, or a dict as in tokenizer.json: {"String": s} or {"Regex": r}
+    (an Oniguruma pattern, translated to Python's `re`)."""
+
+    def __init__(self, pattern, content):
+        if isinstance(pattern, str):
+            pattern = {"String": pattern}
+        if not isinstance(pattern, dict) or len(pattern) != 1 or \
+                next(iter(pattern)) not in ("String", "Regex"):
+            raise SubwordLabError('must be {"String": ...} or {"Regex": ...}', field="pattern")
+        self.pattern = dict(pattern)
+        self.content = str(content)
+        kind, value = next(iter(pattern.items()))
+        if not isinstance(value, str):
+            raise SubwordLabError("must be a string", field=f"pattern.{kind}")
+        if kind == "String":
+            self._matcher = re.compile(re.escape(value)) if value else ""
+        else:
+            self._matcher = _compile_onig(value)
+
+    def normalize(self, ns):
+        ns.replace(self._matcher, self.content)
+
+    def to_dict(self):
+        return {"type": "Replace", "pattern": dict(self.pattern), "content": self.content}
+
+
+def _compile_onig(pattern):
+    try:
+        from . import unicode_regex
+        return unicode_regex.compile(pattern, "onig")
+    except SubwordLabError:
+        raise
+    except (ImportError, AttributeError):
+        pass
+    except Exception as exc:  # re.error and friends from the translator
+        raise SubwordLabError(f"bad regular expression {pattern!r}: {exc}", field="pattern.Regex")
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise SubwordLabError(f"bad regular expression {pattern!r}: {exc}", field="pattern.Regex")
+
+
+# ----- Precompiled ------------------------------------------------------------------
+
+class Precompiled(Normalizer):
+    """sentencepiece's precompiled charsmap (see precompiled.py).
+
+    mode="hf" (default) applies it as Hugging Face tokenizers does (grapheme
+    clusters, shortest rule); mode="sentencepiece" as sentencepiece itself does
+    (longest rule at each position), which the .model loader uses to match
+    sentencepiece exactly. An empty charsmap changes nothing."""
+
+    def __init__(self, precompiled_charsmap, mode="hf"):
+        if isinstance(precompiled_charsmap, str):
+            try:
+                precompiled_charsmap = base64.b64decode(precompiled_charsmap, validate=True)
+            except ValueError as exc:
+                raise SubwordLabError(f"not valid base64 ({exc})", field="precompiled_charsmap")
+        if mode not in ("hf", "sentencepiece"):
+            raise SubwordLabError(f"unknown mode {mode!r}", field="mode")
+        self.mode = mode
+        self.precompiled_charsmap = bytes(precompiled_charsmap or b"")
+        self.charsmap = CharsMap(self.precompiled_charsmap) if self.precompiled_charsmap else None
+        starters = ""
+        if self.charsmap is not None:
+            starters = "".join(chr(i) for i in range(128) if self.charsmap.may_start(chr(i)))
+        self._segments = segment_pattern(starters)
+        self._ascii_starters = re.compile("[" + re.escape(starters) + "]") if starters else None
+        self._starts = {}
+
+    def _may_start(self, ch):
+        hit = self._starts.get(ch)
+        if hit is None:
+            hit = self._starts[ch] = self.charsmap.may_start(ch)
+        return hit
+
+    def normalize(self, ns):
+        text = ns.normalized
+        if self.charsmap is None or not text:
+            return
+        if text.isascii() and (self._ascii_starters is None or
+                               not self._ascii_starters.search(text)):
+            return
+        if not any(self._may_start(c) for c in set(text)):
+            return
+        changes = self._sp_changes(text) if self.mode == "sentencepiece" else self._hf_changes(text)
+        if changes is not None:
+            ns.transform(changes, 0)
+
+    def _hf_changes(self, text):
+        changes, last, modified = [], 0, False
+        shortest = self.charsmap.shortest
+        for m in self._segments.finditer(text):
+            start, end = m.span()
+            changes.extend((c, 0) for c in text[last:start])
+            last = end
+            for cluster in graphemes(text[start:end]):
+                if len(cluster) > 1 and len(cluster.encode("utf-8", "surrogatepass")) < 6:
+                    norm = shortest(cluster)
+                    if norm is not None:
+                        modified = True
+                        apply_replacement(changes, cluster, norm)
+                        continue
+                for c in cluster:
+                    norm = shortest(c)
+                    if norm is None:
+                        changes.append((c, 0))
+                    else:
+                        modified = True
+                        apply_replacement(changes, c, norm)
+        changes.extend((c, 0) for c in text[last:])
+        return changes if modified else None
+
+    def _sp_changes(self, text):
+        changes, i, n, modified = [], 0, len(text), False
+        longest = self.charsmap.longest
+        while i < n:
+            c = text[i]
+            if not self._may_start(c):
+                changes.append((c, 0))
+                i += 1
+                continue
+            key = text[i:i + 32].encode("utf-8", "surrogatepass")
+            hit = longest(key, 0)
+            if hit is None:
+                changes.append((c, 0))
+                i += 1
+                continue
+            length, norm = hit
+            old = key[:length].decode("utf-8", "surrogatepass")
+            apply_replacement(changes, old, norm)
+            modified = True
+            i += len(old)
+        return changes if modified else None
+
+    def to_dict(self):
+        return {"type": "Precompiled",
+                "precompiled_charsmap": base64.b64encode(self.precompiled_charsmap).decode("ascii")}
+
+
+class Sequence(Normalizer):
+    def __init__(self, normalizers):
+        self.normalizers = list(normalizers)
+
+    def normalize(self, ns):
+        for normalizer in self.normalizers:
+            normalizer.normalize(ns)
+
+    def to_dict(self):
+        return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
+
+
+# ----- tokenizer.json ------------------------------------------------------------------
+
+def _need(d, key, where):
+    if key not in d:
+        raise SubwordLabError(f"missing field {key!r}", field=where)
+    return d[key]
+
+
+def _bool(d, key, default, where):
+    value = d.get(key, default)
+    if value is not None and not isinstance(value, bool):
+        raise SubwordLabError(f"{key} must be true or false", field=where)
+    return value
+
+
+def from_dict(d, field="normalizer"):
+    """Build a normalizer from its tokenizer.json dict (None stays None)."""
+    if d is None:
+        return None
+    if not isinstance(d, dict):
+        raise SubwordLabError("must be an object", field=field)
+    kind = d.get("type")
+    simple = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD,
+              "Lowercase": Lowercase, "StripAccents": StripAccents}
+    if kind in simple:
+        return simple[kind]()
+    if kind == "BertNormalizer":
+        return BertNormalizer(
+            clean_text=_bool(d, "clean_text", True, field),
+            handle_chinese_chars=_bool(d, "handle_chinese_chars", True, field),
+            strip_accents=_bool(d, "strip_accents", None, field),
+            lowercase=_bool(d, "lowercase", True, field))
+    if kind == "Strip":
+        return Strip(_bool(d, "strip_left", True, field), _bool(d, "strip_right", True, field))
+    if kind == "Prepend":
+        return Prepend(_need(d, "prepend", field))
+    if kind == "Replace":
+        return Replace(_need(d, "pattern", field), _need(d, "content", field))
+    if kind == "Precompiled":
+        return Precompiled(_need(d, "precompiled_charsmap", field))
+    if kind == "Sequence":
+        items = _need(d, "normalizers", field)
+        if not isinstance(items, list):
+            raise SubwordLabError("normalizers must be a list", field=field)
+        return Sequence([from_dict(n, f"{field}.normalizers[{i}]") for i, n in enumerate(items)])
+    if kind is None:
+        raise SubwordLabError("missing field 'type'", field=field)
+    raise SubwordLabError(f"unknown normalizer type {kind!r}", field=field)

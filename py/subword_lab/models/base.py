@@ -8,15 +8,7 @@ from __future__ import annotations
 
 from ..errors import SubwordLabError
 
-try:
-    from ..normalized import Token
-except ImportError:  # pragma: no cover - only until normalized.py lands
-    from typing import NamedTuple
-
-    class Token(NamedTuple):
-        id: int
-        value: str
-        offsets: tuple
+from ..normalized import Token
 
 __all__ = ["Model", "Token", "field", "model_error", "ordered_vocab", "byte_token"]
 

@@ -43,6 +43,47 @@ def _parse_merges(merges) -> list:
     return pairs
 
 
+def _has_gaps(starts, ends, n) -> bool:
+    """True if some character of the word is covered by no symbol."""
+    covered = 0
+    for s, e in zip(starts, ends):
+        if s > covered:
+            return True
+        covered = e
+    return covered < n
+
+
+def _shifted_offsets(word, starts, ends, keep):
+    """Offsets the way HF computes them when characters were dropped.
+
+    HF gives each symbol a UTF-8 length (one per byte-fallback token) and places
+    the symbols end to end from 0, ignoring the dropped characters; those byte
+    spans then widen to the characters of the word they fall in. Mirroring
+    that keeps offsets identical to `tokenizers` on this rare path.
+    """
+    n = len(starts)
+    lengths = []
+    for k in range(n):
+        shared = (k > 0 and (starts[k - 1], ends[k - 1]) == (starts[k], ends[k])) or (
+            k + 1 < n and (starts[k + 1], ends[k + 1]) == (starts[k], ends[k]))
+        lengths.append(1 if shared else len(word[starts[k]:ends[k]].encode("utf-8")))
+    char_of_byte = []
+    for c, ch in enumerate(word):
+        char_of_byte.extend([c] * len(ch.encode("utf-8")))
+    bounds = list(keep) + [n]
+    out_starts, out_ends = [], []
+    pos = 0
+    for j in range(len(bounds) - 1):
+        a = pos
+        pos += sum(lengths[bounds[j]:bounds[j + 1]])
+        # A byte span widens to whole characters, as HF's alignments do.
+        start = char_of_byte[a]
+        end = char_of_byte[pos - 1] + 1
+        out_starts.append(start)
+        out_ends.append(end)
+    return out_starts, out_ends
+
+
 class BPE(Model):
     type_name = "BPE"
 
@@ -195,9 +236,18 @@ class BPE(Model):
             on_event({"type": "bpe.symbols", "symbols": [r[i] for i in ids], "ids": list(ids),
                       "spans": [[s, e] for s, e in zip(starts, ends)]})
         n = len(ids)
+        # Without an unknown token, unknown characters are dropped; HF then counts
+        # offsets as if the word had no such characters (see _shifted_offsets).
+        dropped = self.unk_token is None and _has_gaps(starts, ends, len(word))
+        initial_ends = list(ends) if dropped else None
         if n < 2 or not self._merges:
-            return ids, starts, ends
-        return self._merge_all(ids, starts, ends, on_event)
+            keep = range(n)
+        else:
+            keep = self._merge_all(ids, starts, ends, on_event)  # updates ids, ends in place
+        final_ids = [ids[k] for k in keep]
+        if dropped:
+            return (final_ids, *_shifted_offsets(word, starts, initial_ends, keep))
+        return final_ids, [starts[k] for k in keep], [ends[k] for k in keep]
 
     def _merge_all(self, ids, starts, ends, on_event):
         """Merge by (rank, position) from a heap; symbols form a linked list over the arrays.
@@ -225,7 +275,8 @@ class BPE(Model):
             if dropout and rand() < dropout:
                 skipped.append(top)
                 if on_event is not None:
-                    self._emit_skip(top, ids, nxt, on_event)
+                    on_event({"type": "bpe.dropout_skip", "rank": top[0],
+                              "new": self.vocab_r[top[2]]})
                 continue
             if skipped:
                 for entry in skipped:
@@ -258,18 +309,14 @@ class BPE(Model):
                     heapq.heappush(heap, (m[0], p, m[1]))
             if on_event is not None:
                 self._emit_merge(rank, pair, p, ids, alive, on_event)
-        keep = [k for k in range(n) if alive[k]]
-        return [ids[k] for k in keep], [starts[k] for k in keep], [ends[k] for k in keep]
+        # ids[k] and ends[k] of a surviving symbol k now describe the merged symbol.
+        return [k for k in range(n) if alive[k]]
 
     def _emit_merge(self, rank, pair, p, ids, alive, on_event):
         live = [k for k in range(len(ids)) if alive[k]]
         r = self.vocab_r
         on_event({"type": "bpe.merge", "rank": rank, "pair": pair, "new": r[ids[p]],
                   "id": ids[p], "position": live.index(p), "symbols": [r[ids[k]] for k in live]})
-
-    def _emit_skip(self, top, ids, nxt, on_event):
-        rank, p, new_id = top
-        on_event({"type": "bpe.dropout_skip", "rank": rank, "new": self.vocab_r[new_id]})
 
     # -- serialization --------------------------------------------------------
 

@@ -1,0 +1,185 @@
+"""What every trainer shares: options, word counting, events, cancelling, and
+`train_tokenizer`, the function behind `Tokenizer.train_from_iterator`.
+
+A trainer works on word counts, as in `tokenizers`: the tokenizer's normalizer and
+pre-tokenizer turn each sequence into words, the trainer counts them (`feed`), then
+learns a vocabulary from the counts (`train`) and fills the tokenizer's model.
+"""
+from __future__ import annotations
+
+from ..errors import SubwordLabError
+
+__all__ = ["Trainer", "TrainingCancelled", "train_tokenizer", "tokenizer_process"]
+
+
+class TrainingCancelled(Exception):
+    """Raised when a run was cancelled: `on_event` returned "cancel" or `cancel()` was
+    called. The model is left as it was before `train`."""
+
+
+TRACE_LEVELS = ("summary", "full")
+
+
+def special_token_contents(special_tokens):
+    """Special tokens come as str or AddedToken; the trainer needs their text."""
+    contents = []
+    for token in special_tokens or ():
+        content = token if isinstance(token, str) else getattr(token, "content", None)
+        if not isinstance(content, str):
+            raise SubwordLabError(f"expected a string or AddedToken, got {token!r}",
+                                  field="special_tokens")
+        contents.append(content)
+    return contents
+
+
+def as_added_tokens(special_tokens):
+    """What `train` returns: AddedToken objects (special=True) when the tokenizer
+    module provides them, else the plain strings."""
+    try:
+        from ..added_vocabulary import AddedToken
+    except ImportError:  # the tokenizer module is not there: plain strings do
+        return [t if isinstance(t, str) else t.content for t in special_tokens]
+    out = []
+    for token in special_tokens:
+        if isinstance(token, str):
+            try:
+                token = AddedToken(token, special=True)
+            except TypeError:
+                token = AddedToken(token)
+        out.append(token)
+    return out
+
+
+class Trainer:
+    """Common state: collected word counts, the cancel flag and event emission."""
+
+    algorithm = ""
+
+    def __init__(self, trace="summary"):
+        if trace not in TRACE_LEVELS:
+            raise SubwordLabError(f"trace must be one of {', '.join(TRACE_LEVELS)}, "
+                                  f"got {trace!r}", field="trace")
+        self.trace = trace
+        self.words = {}
+        self._cancelled = False
+
+    # -- collecting words ------------------------------------------------------
+    def feed(self, iterator, process):
+        """Count the words `process(sequence)` returns for every sequence.
+
+        The dict keeps first-occurrence order: the course's tie-break ("first")
+        needs corpus order, which a plain dict gives for free."""
+        counts = {}
+        get = counts.get
+        for sequence in iterator:
+            for word in process(sequence):
+                counts[word] = get(word, 0) + 1
+        self.words = counts
+
+    def feed_word_counts(self, counts):
+        """Use ready-made word counts (a dict or (word, count) pairs), in that order."""
+        items = counts.items() if isinstance(counts, dict) else counts
+        words = {}
+        for word, count in items:
+            if not isinstance(word, str) or not isinstance(count, int) or count < 0:
+                raise SubwordLabError(f"bad word count {word!r}: {count!r}", field="words")
+            if count:
+                words[word] = words.get(word, 0) + count
+        self.words = words
+
+    # -- cancelling --------------------------------------------------------------
+    def cancel(self):
+        """Ask a running `train` to stop at the next step (safe from a callback)."""
+        self._cancelled = True
+
+    def _emitter(self, on_event):
+        """A function that sends one event and raises TrainingCancelled on request."""
+        def emit(event):
+            if on_event is not None and on_event(event) == "cancel":
+                self._cancelled = True
+            if self._cancelled:
+                self._cancelled = False
+                raise TrainingCancelled(f"{self.algorithm} training was cancelled")
+        return emit
+
+    def _check_cancel(self):
+        if self._cancelled:
+            self._cancelled = False
+            raise TrainingCancelled(f"{self.algorithm} training was cancelled")
+
+    def _require_words(self):
+        if not self.words:
+            raise SubwordLabError("the corpus is empty: no words to train on "
+                                  "(after normalization and pre-tokenization)",
+                                  field="corpus")
+
+
+def refill_model(model, new_model):
+    """Fill `model` in place with `new_model`'s state, as HF's trainers do, so that
+    anyone holding the model object sees the trained vocabulary."""
+    if model is None or type(model) is not type(new_model):
+        return new_model
+    state = getattr(new_model, "__dict__", None)
+    if state is not None:
+        model.__dict__.clear()
+        model.__dict__.update(state)
+    for cls in type(new_model).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(new_model, name) and name != "__dict__":
+                setattr(model, name, getattr(new_model, name))
+    return model
+
+
+def tokenizer_process(tokenizer):
+    """text -> words with the tokenizer's own normalizer and pre-tokenizer.
+
+    Only the words' text matters to a trainer, so the string-level entry points
+    (`normalize_str`, `pre_tokenize_str`) do, without tracking alignments."""
+    normalizer = getattr(tokenizer, "normalizer", None)
+    pre_tokenizer = getattr(tokenizer, "pre_tokenizer", None)
+    normalize = normalizer.normalize_str if normalizer is not None else None
+    if pre_tokenizer is None:
+        if normalize is None:
+            return lambda text: [text] if text else []
+        return lambda text: [t] if (t := normalize(text)) else []
+    split = pre_tokenizer.pre_tokenize_str
+    if normalize is None:
+        return lambda text: [w for w, _ in split(text)]
+    return lambda text: [w for w, _ in split(normalize(text))]
+
+
+def train_tokenizer(tokenizer, iterator, trainer, on_event=None):
+    """Train `tokenizer.model` with `trainer` on the sequences of `iterator`.
+
+    As `tokenizers` does: normalize and pre-tokenize every sequence with the
+    tokenizer's own components, count the words, train the model, then add the
+    trainer's special tokens to the tokenizer. Returns the tokenizer."""
+    if not hasattr(trainer, "feed") or not hasattr(trainer, "train"):
+        raise SubwordLabError(f"not a trainer: {trainer!r}", field="trainer")
+    if isinstance(iterator, str):  # a single string is one sequence, not characters
+        iterator = [iterator]
+    trainer.feed(iterator, tokenizer_process(tokenizer))
+    model = getattr(tokenizer, "model", None)
+    special = trainer.train(model, on_event=on_event)
+    trained = getattr(trainer, "trained_model", None)
+    if trained is not None and trained is not model:
+        tokenizer.model = trained
+    if special:
+        add = getattr(tokenizer, "add_special_tokens", None)
+        if add is not None:
+            add(special)
+    return tokenizer
+
+
+def read_files(files):
+    """The lines of every file, line endings kept (as `tokenizers`' train does)."""
+    for path in files:
+        try:
+            handle = open(path, encoding="utf-8", newline="")
+        except OSError as err:
+            raise SubwordLabError(f"cannot read: {err.strerror}", path=path) from None
+        with handle:
+            try:
+                yield from handle
+            except UnicodeDecodeError:
+                raise SubwordLabError("not UTF-8 text", path=path) from None

@@ -1,0 +1,76 @@
+"""BpeTrainer: learns BPE merges from word counts, as `tokenizers`' BpeTrainer does.
+
+tie_break="hf" (default) reproduces `tokenizers` exactly: special tokens, then the
+alphabet by code point, then merges by count with ties going to the pair of
+smallest ids. tie_break="first" is the course's loop: among equal counts, the pair
+that occurs first in corpus order.
+"""
+from __future__ import annotations
+
+from .merge_trainer import MergeTrainer
+from .merging import ExactEngine, HfEngine
+
+__all__ = ["BpeTrainer"]
+
+
+class BpeTrainer(MergeTrainer):
+    """Options as in `tokenizers.trainers.BpeTrainer`, plus `tie_break` and `trace`."""
+
+    algorithm = "bpe"
+    model_type = "BPE"
+
+    def _initial_tokens(self, vocab, alphabet):
+        """Every word as the ids of its characters; characters left out of the
+        alphabet are dropped, and a continuing prefix / end-of-word suffix makes
+        new initial tokens (added in corpus order)."""
+        for ch in alphabet:
+            vocab.add(ch)
+        ids = vocab.ids
+        prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
+        words, counts = [], []
+        for word, count in self.words.items():
+            counts.append(count)
+            if not prefix and not suffix:
+                words.append([ids[ch] for ch in word if ch in ids])
+                continue
+            split = []
+            last = len(word) - 1
+            for i, ch in enumerate(word):
+                if ch not in ids:  # as tokenizers: positions still count the dropped chars
+                    continue
+                token = (prefix + ch) if (i and prefix) else ch
+                if i == last and suffix:
+                    token += suffix
+                split.append(vocab.add(token)[0])
+            words.append(split)
+        return words, counts
+
+    def _engine(self, vocab, words, counts):
+        if self.tie_break == "hf":
+            return HfEngine(vocab, words, counts, self.min_frequency, self.max_token_length)
+        return ExactEngine(vocab, words, counts, first=True,
+                           min_frequency=self.min_frequency,
+                           max_token_length=self.max_token_length)
+
+    def _model_dict(self, base, result):
+        vocab = result["vocab"]
+        # tokenizers keeps one rank per pair (a pair merged twice keeps its last rank)
+        last = {}
+        for rank, (a, b, _) in enumerate(result["merges"]):
+            last[(a, b)] = rank
+        ordered = sorted(last, key=last.get)
+        d = {"type": "BPE", "dropout": None, "unk_token": None, "fuse_unk": False,
+             "byte_fallback": False, "ignore_merges": False}
+        d.update(base)
+        d.update(vocab={t: i for i, t in enumerate(vocab)},
+                 merges=[[vocab[a], vocab[b]] for a, b in ordered],
+                 continuing_subword_prefix=self.continuing_subword_prefix,
+                 end_of_word_suffix=self.end_of_word_suffix)
+        return d
+
+    def merges(self):
+        """The learned merges as (left, right) strings, in order (after `train`)."""
+        if self.result is None:
+            return []
+        vocab = self.result["vocab"]
+        return [(vocab[a], vocab[b]) for a, b, _ in self.result["merges"]]

@@ -1,0 +1,80 @@
+"""WordPieceTrainer: the real score-based WordPiece training.
+
+Words start as their first character followed by prefixed characters ("##"), and
+each step merges the pair with the best score freq(pair) / (freq(first) x
+freq(second)), where freq counts tokens over the whole corpus. Merging "##a" with
+"##b" makes "##ab"; "a" with "##b" makes "ab". (`tokenizers` trains WordPiece with
+its BPE trainer instead; this one is the algorithm the course describes.)
+"""
+from __future__ import annotations
+
+from .merge_trainer import MergeTrainer
+from .merging import ExactEngine
+
+__all__ = ["WordPieceTrainer"]
+
+
+class WordPieceTrainer(MergeTrainer):
+    """Options as in `tokenizers.trainers.WordPieceTrainer`, plus `tie_break` and `trace`.
+
+    tie_break="hf": among equal scores, the pair of smallest ids; "first": the pair
+    that occurs first in corpus order (the course's loop). min_frequency leaves out
+    pairs seen fewer times; max_token_length, pairs that would make longer tokens."""
+
+    algorithm = "wordpiece"
+    model_type = "WordPiece"
+
+    def __init__(self, vocab_size=30000, min_frequency=0, show_progress=True,
+                 special_tokens=(), limit_alphabet=None, initial_alphabet=(),
+                 continuing_subword_prefix="##", end_of_word_suffix=None,
+                 max_token_length=None, tie_break="hf", trace="summary"):
+        super().__init__(vocab_size, min_frequency, show_progress, special_tokens,
+                         limit_alphabet, initial_alphabet, continuing_subword_prefix,
+                         end_of_word_suffix, max_token_length, tie_break, trace)
+
+    def _initial_tokens(self, vocab, alphabet):
+        """The alphabet is every token a word starts with: first characters as they
+        are, the others prefixed (and the last suffixed), sorted as strings, as the
+        course builds it. Characters dropped by limit_alphabet are left out."""
+        kept = set(alphabet)
+        prefix = self.continuing_subword_prefix or ""
+        suffix = self.end_of_word_suffix or ""
+        splits, counts, initial = [], [], set()
+        for ch in self.initial_alphabet:
+            if ch in kept:
+                initial.update((ch, prefix + ch))
+        for word, count in self.words.items():
+            chars = [ch for ch in word if ch in kept]
+            split = [ch if i == 0 else prefix + ch for i, ch in enumerate(chars)]
+            if split and suffix:
+                split[-1] += suffix
+            initial.update(split)
+            splits.append(split)
+            counts.append(count)
+        for token in sorted(initial):
+            vocab.add(token)
+        ids = vocab.ids
+        return [[ids[t] for t in split] for split in splits], counts
+
+    def _engine(self, vocab, words, counts):
+        return ExactEngine(vocab, words, counts, scored=True,
+                           first=self.tie_break == "first",
+                           min_frequency=self.min_frequency,
+                           max_token_length=self.max_token_length,
+                           min_frequency_stops=False)
+
+    def _model_dict(self, base, result):
+        d = {"type": "WordPiece", "unk_token": "[UNK]", "max_input_chars_per_word": 100}
+        d.update(base)
+        d["vocab"] = {t: i for i, t in enumerate(result["vocab"])}
+        if self.continuing_subword_prefix is not None:
+            d["continuing_subword_prefix"] = self.continuing_subword_prefix
+        d.setdefault("continuing_subword_prefix", "##")
+        return d
+
+    def tokens(self):
+        """The tokens learned by merging, in order (after `train`)."""
+        if self.result is None:
+            return []
+        vocab = self.result["vocab"]
+        return [vocab[new] for _, _, new in self.result["merges"]]

@@ -1,0 +1,45 @@
+"""Shared helpers for the trainer tests: both libraries side by side."""
+from __future__ import annotations
+
+import json
+
+import tokenizers as hf
+
+from subword_lab import Tokenizer, models, pre_tokenizers
+
+COURSE = [
+    "This is the Hugging Face Course.",
+    "This chapter is about tokenization.",
+    "This section shows several tokenizer algorithms.",
+    "Hopefully, you will be able to understand how they are trained and generate tokens.",
+]
+
+PRE_TOKENIZERS = {
+    "byte_level": (lambda: pre_tokenizers.ByteLevel(add_prefix_space=False),
+                   lambda: hf.pre_tokenizers.ByteLevel(add_prefix_space=False)),
+    "whitespace": (pre_tokenizers.Whitespace, hf.pre_tokenizers.Whitespace),
+    "bert": (pre_tokenizers.BertPreTokenizer, hf.pre_tokenizers.BertPreTokenizer),
+}
+
+
+def ours(model, pre):
+    tok = Tokenizer(model)
+    tok.pre_tokenizer = PRE_TOKENIZERS[pre][0]()
+    return tok
+
+
+def theirs(model, pre):
+    tok = hf.Tokenizer(model)
+    tok.pre_tokenizer = PRE_TOKENIZERS[pre][1]()
+    return tok
+
+
+def merges_of(tokenizer_json):
+    """The merges of a tokenizer.json, as (left, right) tuples, either format."""
+    merges = json.loads(tokenizer_json)["model"]["merges"]
+    return [tuple(m) if isinstance(m, list) else tuple(m.split(" ")) for m in merges]
+
+
+def same_encodings(ours_tok, hf_tok, lines):
+    """Lines whose ids differ between the two tokenizers."""
+    return [line for line in lines if ours_tok.encode(line).ids != hf_tok.encode(line).ids]

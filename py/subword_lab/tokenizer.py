@@ -1,0 +1,678 @@
+"""`Tokenizer`: the whole pipeline, as Hugging Face `tokenizers` runs it.
+
+    text -> added tokens split out -> normalizer -> pre-tokenizer -> model
+         -> truncation -> post-processor -> padding -> Encoding
+
+plus `decode`, the tokenizer.json format in and out, and training entry points.
+Offsets are character offsets into the input, as the HF Python binding returns.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import decoders as _decoders
+from . import models as _models
+from . import normalizers as _normalizers
+from . import pre_tokenizers as _pre_tokenizers
+from . import processors as _processors
+from .added_vocabulary import AddedToken, AddedVocabulary
+from .encoding import Encoding
+from .errors import SubwordLabError
+from .normalized import NormalizedString, PreTokenizedString, Split, Token
+
+__all__ = ["Tokenizer", "AddedToken", "Encoding"]
+
+_STRATEGIES = {"longest_first": "LongestFirst", "only_first": "OnlyFirst",
+               "only_second": "OnlySecond"}
+_STRATEGIES_R = {v: k for k, v in _STRATEGIES.items()}
+_DIRECTIONS = {"left": "Left", "right": "Right"}
+_DIRECTIONS_R = {v: k for k, v in _DIRECTIONS.items()}
+
+
+class Tokenizer:
+    """A tokenizer: a model plus optional normalizer, pre-tokenizer, post-processor
+    and decoder, with added tokens, truncation and padding (HF's `Tokenizer`)."""
+
+    def __init__(self, model):
+        self._model = model
+        self._normalizer = None
+        self.pre_tokenizer = None
+        self.post_processor = None
+        self.decoder = None
+        self.added_vocabulary = AddedVocabulary()
+        self._truncation = None
+        self._padding = None
+
+    # -- components ---------------------------------------------------------------
+
+    @property
+    def model(self):
+        return self._model
+
+    @model.setter
+    def model(self, model):
+        self._model = model
+
+    @property
+    def normalizer(self):
+        return self._normalizer
+
+    @normalizer.setter
+    def normalizer(self, normalizer):
+        # normalized added tokens are matched in normalized text: re-normalize them
+        self._normalizer = normalizer
+        self.added_vocabulary.refresh_normalized(normalizer)
+
+    @property
+    def encode_special_tokens(self):
+        return self.added_vocabulary.encode_special_tokens
+
+    @encode_special_tokens.setter
+    def encode_special_tokens(self, value):
+        self.added_vocabulary.encode_special_tokens = bool(value)
+
+    # -- vocabulary -----------------------------------------------------------------
+
+    def get_vocab(self, with_added_tokens=True):
+        vocab = self._model.get_vocab()
+        if with_added_tokens:
+            vocab.update(self.added_vocabulary.tokens_map)
+        return vocab
+
+    def get_added_tokens_decoder(self):
+        return self.added_vocabulary.get_added_tokens_decoder()
+
+    def get_vocab_size(self, with_added_tokens=True):
+        size = self._model.get_vocab_size()
+        if with_added_tokens:
+            added = self.added_vocabulary.tokens_map
+            size += sum(1 for t in added if self._model.token_to_id(t) is None)
+        return size
+
+    def token_to_id(self, token):
+        return self.added_vocabulary.token_to_id(token, self._model)
+
+    def id_to_token(self, id):
+        token = self.added_vocabulary.simple_id_to_token(id)
+        return self._model.id_to_token(id) if token is None else token
+
+    def add_tokens(self, tokens):
+        """Add ordinary tokens (str or AddedToken); returns how many are new."""
+        tokens = [AddedToken(t, special=False) if isinstance(t, str) else t for t in tokens]
+        return self.added_vocabulary.add_tokens(tokens, self._model, self._normalizer)
+
+    def add_special_tokens(self, tokens):
+        """Add special tokens: never split, skipped by decode(skip_special_tokens=True)."""
+        marked = []
+        for t in tokens:
+            if isinstance(t, str):
+                marked.append(AddedToken(t, special=True))
+            else:
+                t.special = True
+                marked.append(t)
+        return self.added_vocabulary.add_tokens(marked, self._model, self._normalizer)
+
+    def num_special_tokens_to_add(self, is_pair):
+        proc = self.post_processor
+        return 0 if proc is None else proc.num_special_tokens_to_add(is_pair)
+
+    # -- truncation and padding ------------------------------------------------------
+
+    def enable_truncation(self, max_length, stride=0, strategy="longest_first",
+                          direction="right"):
+        if strategy not in _STRATEGIES:
+            raise SubwordLabError(f"unknown strategy {strategy!r}: use longest_first, "
+                                  "only_first or only_second", field="truncation.strategy")
+        if direction not in _DIRECTIONS:
+            raise SubwordLabError(f"unknown direction {direction!r}: use left or right",
+                                  field="truncation.direction")
+        effective = max_length - self.num_special_tokens_to_add(False)
+        if effective < stride:
+            raise SubwordLabError(
+                f"stride {stride} is greater than the effective max length {effective} "
+                f"(= {max_length} - {self.num_special_tokens_to_add(False)} special tokens)",
+                field="truncation.stride")
+        self._truncation = {"max_length": int(max_length), "stride": int(stride),
+                            "strategy": strategy, "direction": direction}
+
+    def no_truncation(self):
+        self._truncation = None
+
+    @property
+    def truncation(self):
+        return None if self._truncation is None else dict(self._truncation)
+
+    def enable_padding(self, direction="right", pad_id=0, pad_type_id=0, pad_token="[PAD]",
+                       length=None, pad_to_multiple_of=None):
+        if direction not in _DIRECTIONS:
+            raise SubwordLabError(f"unknown direction {direction!r}: use left or right",
+                                  field="padding.direction")
+        self._padding = {"length": length, "pad_to_multiple_of": pad_to_multiple_of,
+                         "pad_id": int(pad_id), "pad_token": str(pad_token),
+                         "pad_type_id": int(pad_type_id), "direction": direction}
+
+    def no_padding(self):
+        self._padding = None
+
+    @property
+    def padding(self):
+        return None if self._padding is None else dict(self._padding)
+
+    # -- encoding ---------------------------------------------------------------------
+
+    def encode(self, sequence, pair=None, is_pretokenized=False, add_special_tokens=True,
+               on_event=None):
+        """Encode one text (or a pair); `on_event` receives the steps (docs/events.md)."""
+        encoding = self._encode_sequence(sequence, 0, is_pretokenized, on_event)
+        pair_encoding = None
+        if pair is not None:
+            pair_encoding = self._encode_sequence(pair, 1, is_pretokenized, on_event)
+        result = self.post_process(encoding, pair_encoding, add_special_tokens)
+        if on_event is not None:
+            on_event(_final_event(result))
+        return result
+
+    def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True):
+        """Encode many inputs (str or (a, b) pairs); batch padding pads to the longest."""
+        out = []
+        for item in inputs:
+            if isinstance(item, (tuple, list)) and not is_pretokenized:
+                out.append(self._encode_unpadded(item[0], item[1], False, add_special_tokens))
+            elif is_pretokenized and isinstance(item, tuple):
+                out.append(self._encode_unpadded(item[0], item[1], True, add_special_tokens))
+            else:
+                out.append(self._encode_unpadded(item, None, is_pretokenized,
+                                                 add_special_tokens))
+        if self._padding is not None:
+            self._pad(out)
+        return out
+
+    def _encode_unpadded(self, sequence, pair, is_pretokenized, add_special_tokens):
+        encoding = self._encode_sequence(sequence, 0, is_pretokenized, None)
+        pair_encoding = None
+        if pair is not None:
+            pair_encoding = self._encode_sequence(pair, 1, is_pretokenized, None)
+        return self._post_process(encoding, pair_encoding, add_special_tokens)
+
+    def _encode_sequence(self, sequence, type_id, is_pretokenized, on_event):
+        if not is_pretokenized:
+            if not isinstance(sequence, str):
+                raise TypeError(f"expected a str to encode, got {type(sequence).__name__}")
+            return self._encode_text(sequence, type_id, None, on_event)
+        if isinstance(sequence, str):
+            raise TypeError("is_pretokenized=True expects a list of words, not a str")
+        # each word is encoded on its own: offsets are relative to the word, and
+        # the word id is the word's index in the list
+        merged = Encoding()
+        for index, word in enumerate(sequence):
+            merged.merge_with(self._encode_text(word, type_id, index, on_event), False)
+        return merged
+
+    def _encode_text(self, text, type_id, word_index, on_event):
+        if on_event is not None:
+            on_event({"type": "input", "sequence": type_id, "text": text})
+        pts = self._extract_and_normalize(text, type_id, on_event)
+        if self.pre_tokenizer is not None:
+            self.pre_tokenizer.pre_tokenize(pts)
+        if on_event is not None:
+            on_event(_pre_tokenize_event(pts, type_id))
+        return self._tokenize(pts, type_id, word_index, on_event)
+
+    def _extract_and_normalize(self, text, type_id, on_event):
+        """Split out added tokens (raw ones, then normalized ones) and normalize the
+        rest, as HF's AddedVocabulary::extract_and_normalize does."""
+        added = self.added_vocabulary
+        normalizer = self._normalizer
+        pts = PreTokenizedString(text)
+        if added.has_raw:
+            pts.splits = _split_added(pts.splits, added, False)
+        new_splits = []
+        for split in pts.splits:
+            if split.tokens is not None:
+                new_splits.append(split)
+                continue
+            ns = split.normalized
+            if normalizer is not None:
+                normalizer.normalize(ns)
+                if on_event is not None:
+                    on_event(_normalize_event(ns, type_id))
+            if added.has_normalized:
+                new_splits.extend(_split_added([Split(ns, None)], added, True))
+            elif ns.normalized:
+                new_splits.append(split)
+        pts.splits = new_splits
+        if on_event is not None and len(added):
+            on_event(_added_tokens_event(pts, type_id, added))
+        return pts
+
+    def _tokenize(self, pts, type_id, word_index, on_event):
+        """Run the model on every piece without tokens and build the Encoding."""
+        tokenize = self._model.tokenize
+        ids, tokens, offsets, words = [], [], [], []
+        for index, split in enumerate(pts.splits):
+            ns = split.normalized
+            toks = split.tokens
+            if toks is None:
+                if on_event is None:
+                    toks = tokenize(ns.normalized)
+                else:
+                    on_event(_piece_event(ns, index, type_id))
+                    toks = tokenize(ns.normalized, on_event=on_event)
+                split.tokens = toks
+            word = index if word_index is None else word_index
+            convert = ns.convert_offsets
+            for tok in toks:
+                ids.append(tok[0])
+                tokens.append(tok[1])
+                start, end = tok[2]
+                offsets.append(convert(start, end))
+            words.extend([word] * len(toks))
+        n = len(ids)
+        return Encoding(ids, [type_id] * n, tokens, words, offsets, [0] * n, [1] * n)
+
+    # -- post-processing --------------------------------------------------------------
+
+    def post_process(self, encoding, pair=None, add_special_tokens=True):
+        """Truncate, add the special tokens, pad (HF's Tokenizer.post_process)."""
+        final = self._post_process(encoding, pair, add_special_tokens)
+        if self._padding is not None:
+            self._pad([final])
+        return final
+
+    def _post_process(self, encoding, pair, add_special_tokens):
+        if self._truncation is not None:
+            encoding, pair = self._truncate(encoding, pair, add_special_tokens)
+        if self.post_processor is not None:
+            return self.post_processor.process(encoding, pair, add_special_tokens)
+        if pair is None:
+            return encoding
+        encoding.set_sequence_id(0)
+        pair.set_sequence_id(1)
+        merged = Encoding()
+        merged.merge_with(encoding, False)
+        merged.merge_with(pair, False)
+        return merged
+
+    def _truncate(self, encoding, pair, add_special_tokens):
+        params = self._truncation
+        max_length = params["max_length"]
+        n_added = self.num_special_tokens_to_add(pair is not None)
+        if add_special_tokens and n_added > 0:
+            max_length -= n_added
+        stride, direction = params["stride"], params["direction"]
+        if max_length <= 0:
+            # HF computes max_length - n_added in unsigned arithmetic; 0 is the sane floor
+            encoding.truncate(0, stride, direction)
+            if pair is not None:
+                pair.truncate(0, stride, direction)
+            return encoding, pair
+        total = len(encoding.ids) + (len(pair.ids) if pair is not None else 0)
+        if total <= max_length:
+            return encoding, pair
+        to_remove = total - max_length
+        strategy = params["strategy"]
+        if strategy == "longest_first":
+            if pair is None:
+                encoding.truncate(max_length, stride, direction)
+            else:
+                n1, n2 = _longest_first(len(encoding.ids), len(pair.ids), max_length)
+                encoding.truncate(n1, stride, direction)
+                pair.truncate(n2, stride, direction)
+            return encoding, pair
+        if strategy == "only_first":
+            target = encoding
+        elif pair is None:
+            raise SubwordLabError("truncation strategy only_second needs a pair",
+                                  field="truncation.strategy")
+        else:
+            target = pair
+        if len(target.ids) <= to_remove:
+            raise SubwordLabError("the sequence to truncate is too short to respect "
+                                  f"max_length {params['max_length']}",
+                                  field="truncation.max_length")
+        target.truncate(len(target.ids) - to_remove, stride, direction)
+        return encoding, pair
+
+    def _pad(self, encodings):
+        params = self._padding
+        length = params["length"]
+        if length is None:
+            length = max((len(e.ids) for e in encodings), default=0)
+        multiple = params["pad_to_multiple_of"]
+        if multiple and length % multiple:
+            length += multiple - length % multiple
+        for enc in encodings:
+            enc.pad(length, params["direction"], params["pad_id"], params["pad_type_id"],
+                    params["pad_token"])
+
+    # -- decoding ---------------------------------------------------------------------
+
+    def decode(self, ids, skip_special_tokens=True):
+        added = self.added_vocabulary
+        tokens = []
+        for id_ in ids:
+            token = added.simple_id_to_token(id_)
+            if token is None:
+                token = self._model.id_to_token(id_)
+                if token is None:
+                    continue
+            if skip_special_tokens and token in added.special_tokens:
+                continue
+            tokens.append(token)
+        if self.decoder is not None:
+            return self.decoder.decode(tokens)
+        return " ".join(tokens)
+
+    def decode_batch(self, sequences, skip_special_tokens=True):
+        return [self.decode(ids, skip_special_tokens) for ids in sequences]
+
+    # -- training ---------------------------------------------------------------------
+
+    def _process_for_training(self, text):
+        """What a trainer counts: the normalized, pre-tokenized pieces of `text`."""
+        ns = NormalizedString(text)
+        if self._normalizer is not None:
+            self._normalizer.normalize(ns)
+        pts = PreTokenizedString(ns)
+        if self.pre_tokenizer is not None:
+            self.pre_tokenizer.pre_tokenize(pts)
+        return [piece for piece, _, _ in pts.get_splits("original")]
+
+    def train_from_iterator(self, iterator, trainer=None, length=None, on_event=None):
+        """Train the model on an iterable of texts (or of lists of texts)."""
+        if trainer is None:
+            get_trainer = getattr(self._model, "get_trainer", None)
+            if get_trainer is None:
+                raise SubwordLabError("no trainer given and the model has no default trainer",
+                                      field="trainer")
+            trainer = get_trainer()
+
+        def texts():
+            for item in iterator:
+                if isinstance(item, str):
+                    yield item
+                else:
+                    yield from item
+
+        trainer.feed(texts(), self._process_for_training)
+        special = trainer.train(self._model, on_event=on_event)
+        self.add_special_tokens(special or [])
+
+    def train(self, files, trainer=None, on_event=None):
+        """Train on text files, read line by line (newlines kept, as HF does)."""
+        def lines():
+            for name in files:
+                with open(name, encoding="utf-8") as f:
+                    yield from f
+        self.train_from_iterator(lines(), trainer, on_event=on_event)
+
+    # -- tokenizer.json -----------------------------------------------------------------
+
+    def to_dict(self):
+        return {
+            "version": "1.0",
+            "truncation": _truncation_to_json(self._truncation),
+            "padding": _padding_to_json(self._padding),
+            "added_tokens": self.added_vocabulary.to_list(),
+            "normalizer": _to_dict(self._normalizer),
+            "pre_tokenizer": _to_dict(self.pre_tokenizer),
+            "post_processor": _to_dict(self.post_processor),
+            "decoder": _to_dict(self.decoder),
+            "model": self._model.to_dict(),
+        }
+
+    def to_str(self, pretty=False):
+        if pretty:
+            return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    def save(self, path, pretty=True):
+        Path(path).write_text(self.to_str(pretty), encoding="utf-8")
+
+    @classmethod
+    def from_str(cls, json_text, path=None):
+        """Build a tokenizer from tokenizer.json text; `path` only names it in errors."""
+        try:
+            data = json.loads(json_text)
+        except json.JSONDecodeError as exc:
+            raise SubwordLabError(f"not valid JSON ({exc.msg} at line {exc.lineno}, "
+                                  f"column {exc.colno})", path) from None
+        return cls.from_dict(data, path)
+
+    @classmethod
+    def from_file(cls, path):
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise SubwordLabError("not a UTF-8 text file (is it a tokenizer.json?)",
+                                  path) from None
+        except OSError as exc:
+            raise SubwordLabError(f"cannot read the file: {exc.strerror}", path) from None
+        return cls.from_str(text, path)
+
+    @classmethod
+    def from_buffer(cls, buffer, path=None):
+        try:
+            text = bytes(buffer).decode("utf-8")
+        except UnicodeDecodeError:
+            raise SubwordLabError("not UTF-8 text (is it a tokenizer.json?)", path) from None
+        return cls.from_str(text, path)
+
+    @classmethod
+    def from_dict(cls, data, path=None):
+        if not isinstance(data, dict):
+            raise SubwordLabError(f"expected a JSON object, got {type(data).__name__}", path)
+        version = data.get("version", "1.0")
+        if version != "1.0":
+            raise SubwordLabError(f"unknown tokenizer version {version!r} (expected '1.0')",
+                                  path, "version")
+        if data.get("model") is None:
+            raise SubwordLabError("missing field: a tokenizer.json needs a model", path,
+                                  "model")
+        tok = cls(_component(_models.from_dict, data["model"], "model", path))
+        tok._normalizer = _component(_normalizers.from_dict, data.get("normalizer"),
+                                     "normalizer", path)
+        tok.pre_tokenizer = _component(_pre_tokenizers.from_dict, data.get("pre_tokenizer"),
+                                       "pre_tokenizer", path)
+        tok.post_processor = _component(_processors.from_dict, data.get("post_processor"),
+                                        "post_processor", path)
+        tok.decoder = _component(_decoders.from_dict, data.get("decoder"), "decoder", path)
+        tok._truncation = _truncation_from_json(data.get("truncation"), path)
+        tok._padding = _padding_from_json(data.get("padding"), path)
+        added = data.get("added_tokens") or []
+        if not isinstance(added, list):
+            raise SubwordLabError("expected a list", path, "added_tokens")
+        tok.added_vocabulary.add_tokens(
+            [AddedToken.from_dict(d, path, i) for i, d in enumerate(added)],
+            tok._model, tok._normalizer)
+        return tok
+
+    def __repr__(self):
+        return f"Tokenizer(model={self._model!r})"
+
+
+# -- tokenizer.json helpers ---------------------------------------------------------------
+
+def _to_dict(component):
+    return None if component is None else component.to_dict()
+
+
+def _component(from_dict, value, name, path):
+    """Build one component; any error names the file and the field."""
+    if value is None:
+        return None
+    try:
+        return from_dict(value)
+    except SubwordLabError as exc:
+        field = exc.field or ""
+        if not field.startswith(name):
+            field = f"{name}.{field}" if field else name
+        raise SubwordLabError(exc.reason, path, field) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise SubwordLabError(f"invalid value ({type(exc).__name__}: {exc})", path,
+                              name) from None
+
+
+def _expect(d, key, kinds, path, where, default=...):
+    if key not in d or d[key] is None and default is not ...:
+        if default is ...:
+            raise SubwordLabError("missing field", path, f"{where}.{key}")
+        return default
+    value = d[key]
+    if not isinstance(value, kinds) or isinstance(value, bool) and bool not in (
+            kinds if isinstance(kinds, tuple) else (kinds,)):
+        raise SubwordLabError(f"unexpected value {value!r}", path, f"{where}.{key}")
+    return value
+
+
+def _truncation_from_json(d, path):
+    if d is None:
+        return None
+    if not isinstance(d, dict):
+        raise SubwordLabError("expected an object or null", path, "truncation")
+    strategy = _expect(d, "strategy", str, path, "truncation", "LongestFirst")
+    direction = _expect(d, "direction", str, path, "truncation", "Right")
+    if strategy not in _STRATEGIES_R:
+        raise SubwordLabError(f"unknown strategy {strategy!r}", path, "truncation.strategy")
+    if direction not in _DIRECTIONS_R:
+        raise SubwordLabError(f"unknown direction {direction!r}", path, "truncation.direction")
+    return {"max_length": _expect(d, "max_length", int, path, "truncation"),
+            "stride": _expect(d, "stride", int, path, "truncation", 0),
+            "strategy": _STRATEGIES_R[strategy], "direction": _DIRECTIONS_R[direction]}
+
+
+def _truncation_to_json(params):
+    if params is None:
+        return None
+    return {"direction": _DIRECTIONS[params["direction"]], "max_length": params["max_length"],
+            "strategy": _STRATEGIES[params["strategy"]], "stride": params["stride"]}
+
+
+def _padding_from_json(d, path):
+    if d is None:
+        return None
+    if not isinstance(d, dict):
+        raise SubwordLabError("expected an object or null", path, "padding")
+    strategy = d.get("strategy", "BatchLongest")
+    if strategy == "BatchLongest":
+        length = None
+    elif isinstance(strategy, dict) and isinstance(strategy.get("Fixed"), int):
+        length = strategy["Fixed"]
+    else:
+        raise SubwordLabError(f"expected \"BatchLongest\" or {{\"Fixed\": n}}, got {strategy!r}",
+                              path, "padding.strategy")
+    direction = _expect(d, "direction", str, path, "padding", "Right")
+    if direction not in _DIRECTIONS_R:
+        raise SubwordLabError(f"unknown direction {direction!r}", path, "padding.direction")
+    return {"length": length,
+            "pad_to_multiple_of": _expect(d, "pad_to_multiple_of", int, path, "padding", None),
+            "pad_id": _expect(d, "pad_id", int, path, "padding", 0),
+            "pad_token": _expect(d, "pad_token", str, path, "padding", "[PAD]"),
+            "pad_type_id": _expect(d, "pad_type_id", int, path, "padding", 0),
+            "direction": _DIRECTIONS_R[direction]}
+
+
+def _padding_to_json(params):
+    if params is None:
+        return None
+    length = params["length"]
+    return {"strategy": "BatchLongest" if length is None else {"Fixed": length},
+            "direction": _DIRECTIONS[params["direction"]],
+            "pad_to_multiple_of": params["pad_to_multiple_of"], "pad_id": params["pad_id"],
+            "pad_type_id": params["pad_type_id"], "pad_token": params["pad_token"]}
+
+
+def _longest_first(n1, n2, max_length):
+    """How HF shares `max_length` between a pair: trim the longer one first."""
+    swap = n1 > n2
+    if swap:
+        n1, n2 = n2, n1
+    if n1 > max_length:
+        n2 = n1
+    else:
+        n2 = max(n1, max_length - n1)
+    if n1 + n2 > max_length:
+        n1 = max_length // 2
+        n2 = n1 + max_length % 2
+    return (n2, n1) if swap else (n1, n2)
+
+
+def _split_added(splits, added, normalized_tokens):
+    """Cut every split without tokens at the added tokens found in its normalized text."""
+    out = []
+    for split in splits:
+        if split.tokens is not None:
+            out.append(split)
+            continue
+        ns = split.normalized
+        pieces = added.find_matches(ns.normalized, normalized_tokens)
+        if len(pieces) == 1 and pieces[0][0] is None:
+            if pieces[0][2] > 0:
+                out.append(split)
+            continue
+        for id_, start, end in pieces:
+            if start == end:
+                continue
+            piece = ns.slice(start, end)
+            if id_ is None:
+                out.append(Split(piece, None))
+            else:
+                value = piece.normalized
+                out.append(Split(piece, [Token(id_, value, (0, len(value)))]))
+    return out
+
+
+# -- events ---------------------------------------------------------------------------------
+
+def _span(ns):
+    return list(ns.convert_offsets(0, len(ns.normalized)))
+
+
+def _normalize_event(ns, type_id):
+    helper = getattr(ns, "to_event", None)
+    event = helper() if helper is not None else {
+        "type": "normalize", "original": ns.original, "normalized": ns.normalized}
+    event = dict(event)
+    event.setdefault("type", "normalize")
+    event["sequence"] = type_id
+    return event
+
+
+def _added_tokens_event(pts, type_id, added):
+    splits = []
+    for split in pts.splits:
+        entry = {"text": split.normalized.normalized, "offsets": _span(split.normalized),
+                 "id": None, "special": False}
+        if split.tokens is not None:
+            id_ = split.tokens[0][0]
+            entry["id"] = id_
+            entry["special"] = added.tokens_map_r[id_].special
+        splits.append(entry)
+    return {"type": "added_tokens", "sequence": type_id, "splits": splits}
+
+
+def _pre_tokenize_event(pts, type_id):
+    pieces = []
+    for split in pts.splits:
+        ns = split.normalized
+        pieces.append({"text": ns.normalized, "offsets": _span(ns),
+                       "added": split.tokens is not None})
+    return {"type": "pre_tokenize", "sequence": type_id, "pieces": pieces}
+
+
+def _piece_event(ns, index, type_id):
+    return {"type": "model_piece", "sequence": type_id, "index": index,
+            "text": ns.normalized, "offsets": _span(ns)}
+
+
+def _final_event(encoding):
+    return {"type": "encoding", "ids": list(encoding.ids), "tokens": list(encoding.tokens),
+            "offsets": [list(o) for o in encoding.offsets],
+            "type_ids": list(encoding.type_ids),
+            "attention_mask": list(encoding.attention_mask),
+            "special_tokens_mask": list(encoding.special_tokens_mask),
+            "added_by_post_processor": [bool(m and a) for m, a in
+                                        zip(encoding.special_tokens_mask,
+                                            encoding.attention_mask)],
+            "word_ids": list(encoding.word_ids)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import repeat
 from typing import NamedTuple
 
 __all__ = ["Token", "NormalizedString", "Split", "PreTokenizedString", "RUST_WHITESPACE"]
@@ -251,6 +252,11 @@ class NormalizedString:
             self._map_chars(fn(text))
             return self
         # Per character, as Rust's char::to_lowercase: no final-sigma context.
+        # Case mappings never shrink a char, so an equal length means 1:1.
+        whole = fn(text)
+        if len(whole) == len(text) and "\u03a3" not in text:
+            self._map_chars(whole)
+            return self
         parts = [fn(c) for c in text]
         if all(len(p) == 1 for p in parts):
             self._map_chars("".join(parts))
@@ -261,9 +267,12 @@ class NormalizedString:
     # ----- filter / map -----------------------------------------------------
     def filter(self, keep):
         text = self.normalized
-        flags = [bool(keep(c)) for c in text]
-        if all(flags) and self._plain_start():
+        drop = {c for c in set(text) if not keep(c)}
+        if self._plain_start():
+            if drop:
+                self._drop_chars(drop)
             return self
+        flags = [c not in drop for c in text]
         changes = []
         removed = removed_start = 0
         last = None
@@ -281,6 +290,20 @@ class NormalizedString:
             changes.append((last, -removed))
         self.transform(changes, removed_start)
         return self
+
+    def _drop_chars(self, drop):
+        """filter() when transform() covers the whole string: the kept chars
+        keep their own spans, so deleting positions gives HF's result."""
+        pattern = re.compile("[" + "".join(map(re.escape, sorted(drop))) + "]")
+        text = self.normalized
+        align = self._align_list()
+        new_align, last = [], 0
+        for m in pattern.finditer(text):
+            new_align.extend(align[last:m.start()])
+            last = m.end()
+        new_align.extend(align[last:])
+        self._align = new_align
+        self.normalized = pattern.sub("", text)
 
     def map(self, fn):
         text = self.normalized
@@ -590,9 +613,9 @@ def unicode_changes(text: str, form: str):
         return None
     out = []
     for plain_start, plain_end, seg in pieces:
-        out.extend((c, 0) for c in text[plain_start:plain_end])
+        out.extend(zip(text[plain_start:plain_end], repeat(0)))
         out.extend(seg)
-    out.extend((c, 0) for c in text[last:])
+    out.extend(zip(text[last:], repeat(0)))
     return out
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import re
+from itertools import repeat
 import unicodedata
 
 from .errors import SubwordLabError
@@ -72,7 +73,8 @@ class StripAccents(Normalizer):
     `is_combining_mark`); pair it with NFD to strip accents from letters."""
 
     def normalize(self, ns):
-        if not ns.normalized.isascii():
+        text = ns.normalized
+        if not text.isascii() and any(_is_mark(c) for c in set(text)):
             ns.filter(lambda c: not _is_mark(c))
 
 
@@ -124,7 +126,8 @@ class BertNormalizer(Normalizer):
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
         if strip and not ns.normalized.isascii():
             ns.nfd()
-            ns.filter(lambda c: unicodedata.category(c) != "Mn")
+            if any(unicodedata.category(c) == "Mn" for c in set(ns.normalized)):
+                ns.filter(lambda c: unicodedata.category(c) != "Mn")
         if self.lowercase:
             ns.lowercase()
 
@@ -273,7 +276,7 @@ class Precompiled(Normalizer):
         shortest = self.charsmap.shortest
         for m in self._segments.finditer(text):
             start, end = m.span()
-            changes.extend((c, 0) for c in text[last:start])
+            changes.extend(zip(text[last:start], repeat(0)))
             last = end
             for cluster in graphemes(text[start:end]):
                 if len(cluster) > 1 and len(cluster.encode("utf-8", "surrogatepass")) < 6:
@@ -289,7 +292,7 @@ class Precompiled(Normalizer):
                     else:
                         modified = True
                         apply_replacement(changes, c, norm)
-        changes.extend((c, 0) for c in text[last:])
+        changes.extend(zip(text[last:], repeat(0)))
         return changes if modified else None
 
     def _sp_changes(self, text):

@@ -13,7 +13,6 @@ Events are described in docs/events.md, section "Training / Unigram".
 """
 from __future__ import annotations
 
-import math
 import sys
 
 from ..errors import SubwordLabError
@@ -33,7 +32,8 @@ class UnigramTrainer(Trainer):
     def __init__(self, vocab_size=8000, show_progress=True, special_tokens=None,
                  shrinking_factor=0.75, unk_token=None, max_piece_length=16,
                  n_sub_iterations=2, seed_size=1_000_000, initial_alphabet=None,
-                 method="em", shrink_fraction=0.1, trace="summary"):
+                 method="em", shrink_fraction=0.1, trace="summary",
+                 split_by_unicode_script=True):
         super().__init__(trace=trace)
         if method not in METHODS:
             raise SubwordLabError(f"method must be 'em' or 'exact', got {method!r}",
@@ -60,7 +60,38 @@ class UnigramTrainer(Trainer):
         self.initial_alphabet = _alphabet(initial_alphabet)
         self.method = method
         self.shrink_fraction = shrink_fraction
+        self.split_by_unicode_script = bool(split_by_unicode_script)
         self.trained_model = None
+        self._followers = None
+
+    # -- collecting words ------------------------------------------------------------
+    def feed(self, iterator, process):
+        """Count the words, and remember what followed each word in its sequence
+        (the next word's first character, or "\\0" at the end): the seed's
+        suffix-tree nodes depend on it, as sentencepiece reads the running text."""
+        counts = {}
+        followers = {}
+        get = counts.get
+        fget = followers.get
+        many = unigram_seed.MANY
+        for sequence in iterator:
+            prev = None
+            for word in process(sequence):
+                if not word:
+                    continue
+                counts[word] = get(word, 0) + 1
+                if prev is not None:
+                    _follow(followers, fget, prev, word[0], many)
+                prev = word
+            if prev is not None:
+                _follow(followers, fget, prev, "\0", many)
+        self.words = counts
+        self._followers = followers
+
+    def feed_word_counts(self, counts):
+        """Ready-made word counts: a word's end then counts as one boundary."""
+        super().feed_word_counts(counts)
+        self._followers = None
 
     # -- entry point ---------------------------------------------------------------
     def train(self, model=None, on_event=None):
@@ -116,7 +147,8 @@ class UnigramTrainer(Trainer):
                 "n_sub_iterations": self.n_sub_iterations, "seed_size": self.seed_size,
                 "special_tokens": list(self._specials),
                 "initial_alphabet": sorted(self.initial_alphabet),
-                "shrink_fraction": self.shrink_fraction, "trace": self.trace}
+                "shrink_fraction": self.shrink_fraction, "trace": self.trace,
+                "split_by_unicode_script": self.split_by_unicode_script}
 
     def _limit(self, items):
         return items if self.trace == "full" else items[:SUMMARY_LIMIT]
@@ -131,7 +163,9 @@ class UnigramTrainer(Trainer):
 
     # -- method="em" ---------------------------------------------------------------
     def _train_em(self, words, emit):
-        seed, chars = unigram_seed.seed_pieces(words, self.seed_size, self.max_piece_length)
+        seed, chars = unigram_seed.seed_pieces(
+            words, self.seed_size, self.max_piece_length,
+            split_by_script=self.split_by_unicode_script, followers=self._followers)
         if emit:
             self._emit_seed(emit, seed, chars, words)
         state = unigram_em.EMState(seed, words, self.max_piece_length)
@@ -245,6 +279,12 @@ class UnigramTrainer(Trainer):
                 unk_id = self._specials.index(self.unk_token)
         taken = {t for t, _ in specials}
         return specials + [(p, s) for p, s in pieces if p not in taken], unk_id
+
+
+def _follow(followers, fget, word, ch, many):
+    seen = fget(word, ch)
+    if seen is not many:
+        followers[word] = ch if seen == ch else many
 
 
 def _check_int(name, value, minimum):

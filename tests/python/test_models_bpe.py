@@ -172,4 +172,4 @@ def test_unk_and_byte_fallback_events():
     assert fallback == [{"type": "bpe.byte_fallback", "symbol": "é", "start": 1, "end": 2,
                          "tokens": ["<0xC3>", "<0xA9>"]}]
     assert [e["fused"] for e in events if e["type"] == "bpe.unk"] == [False, True]
-    assert mismatches(ours, hf_from_model_dict(ours.to_dict()), ["aé€€b", "€ab€", "abé"]) == []
+    assert mismatches(ours, hf_from_model_dict(ours.to_dict()), ["aé€€b", "€ab€", "abé", "€é", "€€éa", "é€é"]) == []

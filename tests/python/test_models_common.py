@@ -108,3 +108,31 @@ def test_to_dict_round_trips_here_and_in_tokenizers(model):
     assert again.get_vocab() == hf.get_vocab() and again.get_vocab_size() == hf.get_vocab_size()
     for token, i in hf.get_vocab().items():
         assert again.token_to_id(token) == i and again.id_to_token(i) == token
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_ANY = st.text(st.characters(codec="utf-8"), max_size=40)
+_MODELS = [
+    models.WordPiece({"[UNK]": 0, "a": 1, "##a": 2, "é": 3, "##b": 4}),
+    models.BPE({"<unk>": 0, "a": 1, "b": 2, "ab": 3, "<0xC3>": 4, "<0xA9>": 5}, [("a", "b")],
+               unk_token="<unk>", fuse_unk=True, byte_fallback=True),
+    models.BPE({"a": 0, "b": 1, "ab": 2, "<0xC3>": 3, "<0xA9>": 4}, [("a", "b")],
+               byte_fallback=True),
+    models.Unigram([("<unk>", 0.0), ("a", -1.0), ("ab", -1.5), ("<0xC3>", -9.0), ("<0xA9>", -9.0)],
+                   unk_id=0, byte_fallback=True),
+]
+_ORACLES = [hf_from_model_dict(m.to_dict()) for m in _MODELS]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_ANY, st.sampled_from(["a", "b", "ab", "é", "aé"])), max_size=6)
+       .map("".join))
+def test_arbitrary_text_matches_tokenizers_and_offsets_stay_in_the_word(text):
+    for model, hf in zip(_MODELS, _ORACLES):
+        assert mismatches(model, hf, [text]) == []
+        tokens = model.tokenize(text)
+        assert model.tokenize(text, on_event=lambda e: json.dumps(e)) == tokens
+        starts = [t.offsets[0] for t in tokens]
+        assert starts == sorted(starts)
+        assert all(0 <= t.offsets[0] < t.offsets[1] <= len(text) for t in tokens)

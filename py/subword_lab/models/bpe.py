@@ -43,33 +43,44 @@ def _parse_merges(merges) -> list:
     return pairs
 
 
-def _has_gaps(starts, ends, n) -> bool:
-    """True if some character of the word is covered by no symbol."""
+def _irregular(starts, ends, n) -> bool:
+    """True unless the symbols cover the word left to right without holes.
+
+    Holes come from dropped unknown characters (no unk token); disorder from HF
+    emitting a character's byte-fallback tokens before a pending unknown token.
+    Byte-fallback tokens of one character share its span and count as one.
+    """
     covered = 0
-    for s, e in zip(starts, ends):
-        if s > covered:
-            return True
-        covered = e
-    return covered < n
+    prev = None
+    for span in zip(starts, ends):
+        if span != prev:
+            if span[0] != covered:
+                return True
+            covered = span[1]
+            prev = span
+    return covered != n
 
 
-def _shifted_offsets(word, starts, ends, keep):
-    """Offsets the way HF computes them when characters were dropped.
+def _shifted_offsets(word, starts, ends, keep, unk_bytes):
+    """Offsets the way HF computes them when characters were dropped or reordered.
 
     HF gives each symbol a UTF-8 length (one per byte-fallback token) and places
-    the symbols end to end from 0, ignoring the dropped characters; those byte
+    the symbols end to end from 0, in symbol order, skipping dropped characters; those byte
     spans then widen to the characters of the word they fall in. Mirroring
     that keeps offsets identical to `tokenizers` on this rare path.
     """
     n = len(starts)
     lengths = []
     for k in range(n):
+        if k in unk_bytes:  # an unknown run fused across other symbols
+            lengths.append(unk_bytes[k])
+            continue
         shared = (k > 0 and (starts[k - 1], ends[k - 1]) == (starts[k], ends[k])) or (
             k + 1 < n and (starts[k + 1], ends[k + 1]) == (starts[k], ends[k]))
-        lengths.append(1 if shared else len(word[starts[k]:ends[k]].encode("utf-8")))
+        lengths.append(1 if shared else _utf8_len(word[starts[k]:ends[k]]))
     char_of_byte = []
     for c, ch in enumerate(word):
-        char_of_byte.extend([c] * len(ch.encode("utf-8")))
+        char_of_byte.extend([c] * _utf8_len(ch))
     bounds = list(keep) + [n]
     out_starts, out_ends = [], []
     pos = 0
@@ -82,6 +93,18 @@ def _shifted_offsets(word, starts, ends, keep):
         out_starts.append(start)
         out_ends.append(end)
     return out_starts, out_ends
+
+
+def _utf8_len(s: str) -> int:
+    return len(s.encode("utf-8", "surrogatepass"))
+
+
+def _flush(unk, ids, starts, ends, unk_bytes) -> None:
+    """Emit a pending unknown symbol [id, start, end, utf-8 length]."""
+    unk_bytes[len(ids)] = unk[3]
+    ids.append(unk[0])
+    starts.append(unk[1])
+    ends.append(unk[2])
 
 
 class BPE(Model):
@@ -151,7 +174,7 @@ class BPE(Model):
         if hit is not None:
             return list(hit)
         tokens = self._to_tokens(*self._merge_word(sequence, None))
-        if len(self._cache) < self.cache_capacity and len(sequence.encode("utf-8")) < CACHE_MAX_LENGTH:
+        if len(self._cache) < self.cache_capacity and len(sequence.encode("utf-8", "surrogatepass")) < CACHE_MAX_LENGTH:
             self._cache[sequence] = tuple(tokens)
         return tokens
 
@@ -173,13 +196,18 @@ class BPE(Model):
         return tokens
 
     def _initial_symbols(self, word: str, on_event):
-        """One symbol per character: (ids, starts, ends), after byte fallback and unk."""
+        """One symbol per character, after byte fallback and unk.
+
+        Returns ids, starts, ends and {symbol index: UTF-8 length} of the unknown
+        symbols, which _shifted_offsets needs.
+        """
         vocab = self.vocab
         prefix = self.continuing_subword_prefix
         suffix = self.end_of_word_suffix
         last = len(word) - 1
         ids, starts, ends = [], [], []
-        unk = None  # [id, start, end] of an unknown run not yet emitted
+        unk_bytes = {}
+        unk = None  # [id, start, end, utf-8 length] of an unknown run not yet emitted
         for pos, ch in enumerate(word):
             key = ch
             if prefix and pos:
@@ -189,12 +217,12 @@ class BPE(Model):
             i = vocab.get(key)
             if i is not None:
                 if unk is not None:
-                    ids.append(unk[0]); starts.append(unk[1]); ends.append(unk[2])
+                    _flush(unk, ids, starts, ends, unk_bytes)
                     unk = None
                 ids.append(i); starts.append(pos); ends.append(pos + 1)
                 continue
             if self.byte_fallback:
-                names = [byte_token(b) for b in key.encode("utf-8")]
+                names = [byte_token(b) for b in key.encode("utf-8", "surrogatepass")]
                 found = [vocab.get(n) for n in names]
                 if None not in found:
                     if on_event is not None:
@@ -204,12 +232,14 @@ class BPE(Model):
                     for b in found:
                         ids.append(b); starts.append(pos); ends.append(pos + 1)
                     continue
-            unk = self._unknown(key, pos, unk, ids, starts, ends, on_event)
+            # HF measures an unknown by its character alone, without prefix or suffix.
+            size = 1 if ch < "\x80" else _utf8_len(ch)
+            unk = self._unknown(key, pos, size, unk, (ids, starts, ends, unk_bytes), on_event)
         if unk is not None:
-            ids.append(unk[0]); starts.append(unk[1]); ends.append(unk[2])
-        return ids, starts, ends
+            _flush(unk, ids, starts, ends, unk_bytes)
+        return ids, starts, ends, unk_bytes
 
-    def _unknown(self, key, pos, unk, ids, starts, ends, on_event):
+    def _unknown(self, key, pos, size, unk, out, on_event):
         if self.unk_token is None:
             if on_event is not None:
                 on_event({"type": "bpe.unk", "symbol": key, "start": pos, "end": pos + 1,
@@ -224,21 +254,24 @@ class BPE(Model):
                       "token": self.unk_token, "id": unk_id, "fused": fused})
         if fused:
             unk[2] = pos + 1
+            unk[3] += size
             return unk
         if unk is not None:
-            ids.append(unk[0]); starts.append(unk[1]); ends.append(unk[2])
-        return [unk_id, pos, pos + 1]
+            _flush(unk, *out)
+        return [unk_id, pos, pos + 1, size]
 
     def _merge_word(self, word: str, on_event):
-        ids, starts, ends = self._initial_symbols(word, on_event)
+        ids, starts, ends, unk_bytes = self._initial_symbols(word, on_event)
         if on_event is not None:
             r = self.vocab_r
             on_event({"type": "bpe.symbols", "symbols": [r[i] for i in ids], "ids": list(ids),
                       "spans": [[s, e] for s, e in zip(starts, ends)]})
         n = len(ids)
-        # Without an unknown token, unknown characters are dropped; HF then counts
-        # offsets as if the word had no such characters (see _shifted_offsets).
-        dropped = self.unk_token is None and _has_gaps(starts, ends, len(word))
+        # Without an unknown token, unknown characters are dropped; with byte fallback
+        # a pending unknown can come after the bytes that follow it. HF then places
+        # offsets by byte lengths in symbol order (see _shifted_offsets).
+        dropped = ((self.unk_token is None or self.byte_fallback)
+                   and _irregular(starts, ends, len(word)))
         initial_ends = list(ends) if dropped else None
         if n < 2 or not self._merges:
             keep = range(n)
@@ -246,7 +279,7 @@ class BPE(Model):
             keep = self._merge_all(ids, starts, ends, on_event)  # updates ids, ends in place
         final_ids = [ids[k] for k in keep]
         if dropped:
-            return (final_ids, *_shifted_offsets(word, starts, initial_ends, keep))
+            return (final_ids, *_shifted_offsets(word, starts, initial_ends, keep, unk_bytes))
         return final_ids, [starts[k] for k in keep], [ends[k] for k in keep]
 
     def _merge_all(self, ids, starts, ends, on_event):

@@ -93,7 +93,7 @@ class Unigram(Model):
         if hit is not None:
             return list(hit)
         tokens = self._to_tokens(sequence, self._best_path(sequence))
-        if len(self._cache) < CACHE_CAPACITY and len(sequence.encode("utf-8")) < CACHE_MAX_LENGTH:
+        if len(self._cache) < CACHE_CAPACITY and len(sequence.encode("utf-8", "surrogatepass")) < CACHE_MAX_LENGTH:
             self._cache[sequence] = tuple(tokens)
         return tokens
 
@@ -159,7 +159,7 @@ class Unigram(Model):
             i = vocab.get(piece)
             if i is None:
                 if self.byte_fallback:
-                    names = [byte_token(b) for b in piece.encode("utf-8")]
+                    names = [byte_token(b) for b in piece.encode("utf-8", "surrogatepass")]
                     ids = [vocab.get(x) for x in names]
                     if None not in ids:
                         # Every byte token points at the whole unknown piece, as HF does.

@@ -94,7 +94,7 @@ def test_train_from_files_matches_tokenizers(tmp_path, botchan_txt):
 
 def test_vocab_size_below_alphabet():
     tok = ours(models.BPE(), "whitespace")
-    with pytest.raises(SubwordLabError, match=r"vocab_size 10 is too small.*1 special"):
+    with pytest.raises(SubwordLabError, match=r"vocab_size: 10 is too small.*1 special"):
         tok.train_from_iterator(COURSE, BpeTrainer(vocab_size=10, special_tokens=["<s>"]))
 
 

@@ -121,7 +121,7 @@ def test_options(botchan_lines):
 
 def test_errors():
     tok = ours(models.WordPiece(), "bert")
-    with pytest.raises(SubwordLabError, match="vocab_size 20 is too small"):
+    with pytest.raises(SubwordLabError, match="vocab_size: 20 is too small"):
         tok.train_from_iterator(COURSE, WordPieceTrainer(vocab_size=20))
     with pytest.raises(SubwordLabError, match="empty"):
         tok.train_from_iterator([], WordPieceTrainer(vocab_size=20))

@@ -110,8 +110,7 @@ class Trainer:
     def _require_words(self):
         if not self.words:
             raise SubwordLabError("the corpus is empty: no words to train on "
-                                  "(after normalization and pre-tokenization)",
-                                  field="corpus")
+                                  "(after normalization and pre-tokenization)")
 
 
 def refill_model(model, new_model):

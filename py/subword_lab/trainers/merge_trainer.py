@@ -135,9 +135,9 @@ class MergeTrainer(Trainer):
     def _check_vocab_size(self, vocab, n_special):
         if self.vocab_size < len(vocab):
             raise SubwordLabError(
-                f"vocab_size {self.vocab_size} is too small: the {n_special} special "
-                f"token(s) and the {len(vocab) - n_special} initial tokens of the alphabet "
-                f"already make {len(vocab)}", field="vocab_size")
+                f"{self.vocab_size} is too small: training starts from {len(vocab)} tokens "
+                f"({n_special} special, {len(vocab) - n_special} from the alphabet)",
+                field="vocab_size")
 
     def _emit_start(self, emit, vocab, n_special, removed, words, counts, corpus_tokens):
         tokens = vocab.tokens

@@ -253,13 +253,15 @@ def _to_byte_chars(ns) -> None:
     text = ns.normalized
     if text.isascii():
         # One byte per character: a 1:1 map keeps the alignment as it is.
-        ns.map(_ascii_byte_char)
+        ns.map(_ascii_byte_chars().__getitem__)
     else:
         ns.transform(byte_level.transform_changes(text))
 
 
-def _ascii_byte_char(ch: str) -> str:
-    return byte_level.bytes_to_unicode()[ord(ch)]
+@functools.lru_cache(maxsize=None)
+def _ascii_byte_chars() -> dict:
+    table = byte_level.bytes_to_unicode()
+    return {chr(b): table[b] for b in range(128)}
 
 
 class Metaspace(PreTokenizer):

@@ -43,6 +43,7 @@ _OTHER_ALPHABETIC_SYMBOLS = (
     (0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189),
 )
 _JOIN_CONTROL = ((0x200C, 0x200D),)
+_ONIG_LATIN1_NUMBERS = ((0xB2, 0xB3), (0xB9, 0xB9), (0xBC, 0xBE))
 
 _GROUPS = {
     "L": ("Lu", "Ll", "Lt", "Lm", "Lo"), "LC": ("Lu", "Ll", "Lt"),
@@ -81,7 +82,7 @@ def _category_ranges() -> dict:
     for start, stop in ((0, 0x40000), (0xE0000, MAX_CP + 1)):
         pos = start
         for cat, run in itertools.groupby(map(unicodedata.category, map(chr, range(start, stop)))):
-            n = sum(1 for _ in run)
+            n = len(list(run))
             table.setdefault(cat, []).append((pos, pos + n - 1))
             pos += n
     table.setdefault("Cn", []).append((0x40000, 0xDFFFF))
@@ -144,11 +145,18 @@ def white_space() -> tuple:
 
 
 @functools.lru_cache(maxsize=None)
-def word_set() -> tuple:
-    """Unicode \\w as UTS#18 (and the Rust engines) define it."""
-    return tuple(normalize(
-        list(category_set("L", "Nl", "M", "Nd", "Pc"))
-        + list(_OTHER_ALPHABETIC_SYMBOLS) + list(_JOIN_CONTROL)))
+def word_set(flavor: str = "rust") -> tuple:
+    """Unicode \\w: Alphabetic, marks, Nd, Pc and Join_Control in Rust's engines.
+
+    Oniguruma leaves out the joiners; its \\w (flavor "onig_escape", not \\w inside
+    brackets nor [[:word:]]) also takes the Latin-1 numbers ² ³ ¹ ¼ ½ ¾, a quirk of its tables."""
+    if flavor == "onig":
+        cats, extra = ("L", "M", "Nl", "Nd", "Pc"), _OTHER_ALPHABETIC_SYMBOLS
+    elif flavor == "onig_escape":
+        cats, extra = ("L", "M", "Nl", "Nd", "Pc"), _OTHER_ALPHABETIC_SYMBOLS + _ONIG_LATIN1_NUMBERS
+    else:
+        cats, extra = ("L", "Nl", "M", "Nd", "Pc"), _OTHER_ALPHABETIC_SYMBOLS + _JOIN_CONTROL
+    return tuple(normalize(list(category_set(*cats)) + list(extra)))
 
 
 def property_set(name: str) -> tuple:
@@ -163,8 +171,6 @@ def property_set(name: str) -> tuple:
         return category_set(_LONG_NAMES[low])
     if low in {"whitespace", "space"}:
         return WHITE_SPACE
-    if low == "alphabetic" or low == "alpha":
-        return tuple(normalize(list(category_set("L", "Nl")) + list(_OTHER_ALPHABETIC_SYMBOLS)))
     if low == "any":
         return ((0, MAX_CP),)
     if low == "ascii":
@@ -186,6 +192,26 @@ _POSIX = {
     "xdigit": ((0x30, 0x39), (0x41, 0x46), (0x61, 0x66)),
 }
 
+
+def _onig_graph():
+    return difference(complement(list(WHITE_SPACE)), list(category_set("Cc", "Cn", "Cs")))
+
+
+# Oniguruma's Unicode POSIX brackets that general categories can express.
+_ONIG_POSIX = {
+    "digit": lambda: category_set("Nd"),
+    "space": lambda: WHITE_SPACE,
+    "blank": lambda: normalize([(0x09, 0x09)] + list(category_set("Zs"))),
+    "cntrl": lambda: category_set("Cc"),
+    "punct": lambda: category_set("P", "S"),
+    "upper": lambda: normalize(list(category_set("Lu")) + _OTHER_UPPERCASE),
+    "word": lambda: word_set("onig"),
+    "graph": _onig_graph,
+    "print": lambda: normalize(_onig_graph() + list(category_set("Zs"))),
+}
+# Other_Uppercase: Roman numerals and circled/squared capital letters.
+_OTHER_UPPERCASE = [(0x2160, 0x216F), (0x24B6, 0x24CF), (0x1F130, 0x1F149),
+                    (0x1F150, 0x1F169), (0x1F170, 0x1F189)]
 
 def _escape_cp(cp: int) -> str:
     if cp < 0x80 and (chr(cp).isalnum()):
@@ -247,7 +273,7 @@ class _Translator:
             raise self.error("code point out of range")
         return cp
 
-    def _escape_set(self, ch: str):
+    def _escape_set(self, ch: str, outer: bool = False):
         """Escapes that stand for a set of characters (or one): ranges, else None."""
         p = self.p
         if ch in "pP":
@@ -256,6 +282,8 @@ class _Translator:
                 if end < 0:
                     raise self.error("unclosed \\p{")
                 name, self.i = p[self.i + 1:end], end + 1
+            elif self.flavor == "onig":
+                return [(ord(ch), ord(ch))]  # Ruby has no \pL shorthand: a plain "p"
             elif self.i < len(p):
                 name, self.i = p[self.i], self.i + 1
             else:
@@ -269,12 +297,16 @@ class _Translator:
         elif low == "d":
             ranges = list(category_set("Nd"))
         elif low == "w":
-            ranges = list(word_set())
+            ranges = list(word_set(self._word_flavor(outer)))
         elif low == "h" and self.flavor == "onig":  # \h is a hex digit in Oniguruma
             ranges = list(_POSIX["xdigit"])
         else:
             return None
         return complement(ranges) if ch.isupper() else ranges
+
+    def _word_flavor(self, outer: bool) -> str:
+        # Oniguruma's bare \w (outside brackets) differs from its \w inside them.
+        return "onig_escape" if self.flavor == "onig" and outer else self.flavor
 
     def _literal_escape(self, ch: str):
         """Escapes for one literal code point; None if not one."""
@@ -292,6 +324,16 @@ class _Translator:
 
     # -- inside [...] ------------------------------------------------------------
 
+    def _posix(self, name: str) -> list:
+        """[[:name:]]: ASCII in the Rust engines, Unicode in Oniguruma."""
+        if self.flavor != "onig" or name in ("ascii", "xdigit"):
+            return list(_POSIX[name])
+        if name not in _ONIG_POSIX:
+            # These need Unicode properties (Alphabetic, Lowercase) unicodedata lacks.
+            raise self.error(f"unsupported class [[:{name}:]]")
+        return list(_ONIG_POSIX[name]())
+
+
     def _class_atom(self):
         """One member of a class: returns (ranges, single code point or None)."""
         p = self.p
@@ -304,7 +346,7 @@ class _Translator:
                     neg = name.startswith("^")
                     if name.lstrip("^") in _POSIX:
                         self.i = end + 2
-                        ranges = list(_POSIX[name.lstrip("^")])
+                        ranges = self._posix(name.lstrip("^"))
                         return (complement(ranges) if neg else ranges), None
             self.i += 1
             return self._class_body(), None
@@ -421,7 +463,8 @@ class _Translator:
                 parts.append(r"\Z")
             elif ch == "{" and self.flavor == "onig":
                 self._onig_brace(parts)
-            elif ch == "|" and scoped:
+            elif ch == "|" and scoped and self.flavor != "onig":
+                # (Oniguruma lets the flag group swallow the alternation instead.)
                 # the flags reach across '|' but the alternation must stay at this level
                 parts.append(")" * len(scoped) + "|" + "".join(f"(?{f}:" for f in scoped))
             else:
@@ -450,11 +493,11 @@ class _Translator:
             raise self.error("trailing backslash")
         esc = p[self.i]
         self.i += 1
-        ranges = self._escape_set(esc)
+        ranges = self._escape_set(esc, outer=True)
         if ranges is not None:
             return class_text(ranges)
         if esc in "bB":
-            word = class_text(list(word_set()))
+            word = class_text(list(word_set(self._word_flavor(True))))
             if esc == "b":
                 return f"(?:(?<={word})(?!{word})|(?<!{word})(?={word}))"
             return f"(?:(?<={word})(?={word})|(?<!{word})(?!{word}))"

@@ -7,6 +7,8 @@ because users compare `overflowing`, `sequence_ids` and `word_ids` with it.
 """
 from __future__ import annotations
 
+from .errors import SubwordLabError
+
 __all__ = ["Encoding"]
 
 
@@ -173,8 +175,10 @@ class Encoding:
             self.overflowing = [whole]
             return
         if stride >= max_length:
-            raise ValueError(f"`stride` must be strictly less than `max_len={max_length}` "
-                             "(max_len excludes the special tokens the post-processor adds)")
+            raise SubwordLabError(
+                f"stride {stride} must be less than the length kept, {max_length} (the "
+                "max_length minus the special tokens the post-processor adds)",
+                field="truncation.stride")
         parts = _window_ranges(n, max_length, max_length - stride, direction)
         first = self._slice(*parts[0])
         first.overflowing = [self._slice(*p) for p in parts[1:]]

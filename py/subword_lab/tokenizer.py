@@ -227,6 +227,8 @@ class Tokenizer:
         pts = PreTokenizedString(text)
         if added.has_raw:
             pts.splits = _split_added(pts.splits, added, False)
+        if on_event is not None and len(added):
+            on_event(_added_tokens_event(pts, type_id, added, "original"))
         new_splits = []
         for split in pts.splits:
             if split.tokens is not None:
@@ -242,8 +244,8 @@ class Tokenizer:
             elif ns.normalized:
                 new_splits.append(split)
         pts.splits = new_splits
-        if on_event is not None and len(added):
-            on_event(_added_tokens_event(pts, type_id, added))
+        if on_event is not None and added.has_normalized:
+            on_event(_added_tokens_event(pts, type_id, added, "normalized"))
         return pts
 
     def _tokenize(self, pts, type_id, word_index, on_event):
@@ -299,10 +301,13 @@ class Tokenizer:
         max_length = params["max_length"]
         n_added = self.num_special_tokens_to_add(pair is not None)
         if add_special_tokens and n_added > 0:
+            if n_added > max_length:
+                # HF subtracts in unsigned arithmetic: the length wraps around to
+                # a huge number and nothing is truncated; do the same
+                return encoding, pair
             max_length -= n_added
         stride, direction = params["stride"], params["direction"]
-        if max_length <= 0:
-            # HF computes max_length - n_added in unsigned arithmetic; 0 is the sane floor
+        if max_length == 0:
             encoding.truncate(0, stride, direction)
             if pair is not None:
                 pair.truncate(0, stride, direction)
@@ -639,7 +644,7 @@ def _normalize_event(ns, type_id):
     return event
 
 
-def _added_tokens_event(pts, type_id, added):
+def _added_tokens_event(pts, type_id, added, stage):
     splits = []
     for split in pts.splits:
         entry = {"text": split.normalized.normalized, "offsets": _span(split.normalized),
@@ -649,7 +654,7 @@ def _added_tokens_event(pts, type_id, added):
             entry["id"] = id_
             entry["special"] = added.tokens_map_r[id_].special
         splits.append(entry)
-    return {"type": "added_tokens", "sequence": type_id, "splits": splits}
+    return {"type": "added_tokens", "sequence": type_id, "stage": stage, "splits": splits}
 
 
 def _pre_tokenize_event(pts, type_id):

@@ -128,6 +128,7 @@ class Progress:
     def __init__(self, stream, target, quiet=False):
         self.stream, self.target, self.quiet = stream, target, quiet
         self.start_vocab = None
+        self.step = 0
         self.last = 0.0
         self.drawn = False
 
@@ -137,21 +138,24 @@ class Progress:
         kind = event.get("type")
         if kind == "alphabet":
             self.start_vocab = event.get("vocab_size")
-        size = event.get("vocab_size")
+        if kind == "merge":
+            self.step = event["step"]
         now = time.monotonic()
-        if kind != "train_end" and now - self.last < 0.1:
+        if kind != "train_end" and self.drawn and now - self.last < 0.1:
             return
         self.last = now
-        if kind == "merge" and self.start_vocab is not None:
-            span = max(1, self.target - self.start_vocab)
-            done = min(1.0, (size - self.start_vocab) / span)
-            bar = "#" * round(done * self.WIDTH)
-            text = f"[{bar:<{self.WIDTH}}] {done:4.0%}  merge {event['step']}  vocab {size}"
-        else:
-            text = kind + (f"  vocab {size}" if isinstance(size, int) else "")
-        self.stream.write("\r" + text[:78].ljust(78))
+        self.stream.write("\r" + self._line(event)[:78].ljust(78))
         self.stream.flush()
         self.drawn = True
+
+    def _line(self, event):
+        kind, size = event.get("type"), event.get("vocab_size")
+        if kind in ("merge", "train_end") and self.start_vocab is not None:
+            span = max(1, self.target - self.start_vocab)
+            done = min(1.0, max(0.0, (size - self.start_vocab) / span))
+            bar = "#" * round(done * self.WIDTH)
+            return f"[{bar:<{self.WIDTH}}] {done:4.0%}  merge {self.step}  vocab {size}"
+        return kind + (f"  vocab {size}" if isinstance(size, int) else "")
 
     def close(self):
         if self.drawn:

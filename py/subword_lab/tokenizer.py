@@ -408,7 +408,7 @@ class Tokenizer:
         """Train on text files, read line by line (newlines kept, as HF does)."""
         def lines():
             for name in files:
-                with open(name, encoding="utf-8") as f:
+                with open(name, encoding="utf-8", newline="") as f:  # keep \r\n, as HF
                     yield from f
         self.train_from_iterator(lines(), trainer, on_event=on_event)
 

@@ -245,7 +245,8 @@ def read_merges_txt(path: Path) -> list:
 
 
 def load_bpe_files(path, **options) -> Tokenizer:
-    """GPT-2 style byte-level BPE: ByteLevel pre-tokenizer, post-processor and decoder."""
+    """GPT-2 style byte-level BPE, built as HF's ByteLevelBPETokenizer builds it
+    (options add_prefix_space=False, trim_offsets=False, unk_token=None)."""
     path = Path(path)
     _check_options(path, options, _BPE_OPTIONS)
     options = dict(options)
@@ -264,15 +265,17 @@ def load_bpe_files(path, **options) -> Tokenizer:
                                       f"{vocab_path.name}", path=merges_path,
                                       field=f"merge {n + 1}")
     prefix_space = options.get("add_prefix_space", False)
-    trim = options.get("trim_offsets", True)
+    trim = options.get("trim_offsets", False)
 
     def build():
         tok = Tokenizer(models.BPE(vocab, merges, unk_token=options.get("unk_token")))
         tok.pre_tokenizer = pre_tokenizers.from_dict({
-            "type": "ByteLevel", "add_prefix_space": prefix_space, "trim_offsets": trim,
+            "type": "ByteLevel", "add_prefix_space": prefix_space, "trim_offsets": True,
             "use_regex": True})
+        # As HF's ByteLevelBPETokenizer: the post-processor keeps its default
+        # add_prefix_space=True, which spares a first token's single leading space.
         tok.post_processor = processors.from_dict({
-            "type": "ByteLevel", "add_prefix_space": prefix_space, "trim_offsets": trim,
+            "type": "ByteLevel", "add_prefix_space": True, "trim_offsets": trim,
             "use_regex": True})
         tok.decoder = decoders.ByteLevel()
         specials = [t for t in vocab if t.startswith("<|") and t.endswith("|>")]

@@ -252,6 +252,8 @@ class Tokenizer:
         """Run the model on every piece without tokens and build the Encoding."""
         tokenize = self._model.tokenize
         ids, tokens, offsets, words = [], [], [], []
+        add_id, add_token, add_offsets, add_word = (ids.append, tokens.append,
+                                                    offsets.append, words.append)
         for index, split in enumerate(pts.splits):
             ns = split.normalized
             toks = split.tokens
@@ -263,13 +265,21 @@ class Tokenizer:
                     toks = tokenize(ns.normalized, on_event=on_event)
                 split.tokens = toks
             word = index if word_index is None else word_index
-            convert = ns.convert_offsets
-            for tok in toks:
-                ids.append(tok[0])
-                tokens.append(tok[1])
-                start, end = tok[2]
-                offsets.append(convert(start, end))
-            words.extend([word] * len(toks))
+            if getattr(ns, "_align", False) is None:
+                # identity alignment: a normalized span is the original span, shifted
+                shift = ns.original_shift
+                for id_, value, (start, end) in toks:
+                    add_id(id_)
+                    add_token(value)
+                    add_offsets((start + shift, end + shift))
+                    add_word(word)
+            else:
+                convert = ns.convert_offsets
+                for id_, value, (start, end) in toks:
+                    add_id(id_)
+                    add_token(value)
+                    add_offsets(convert(start, end))
+                    add_word(word)
         n = len(ids)
         return Encoding(ids, [type_id] * n, tokens, words, offsets, [0] * n, [1] * n)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .byte_level import unicode_to_bytes
 from .errors import SubwordLabError
 
 __all__ = [
@@ -77,24 +78,9 @@ class WordPiece(Decoder):
         return {"type": "WordPiece", "prefix": self.prefix, "cleanup": self.cleanup}
 
 
-_CHAR_TO_BYTE = None
-
-
 def _char_to_byte() -> dict:
-    """GPT-2's printable stand-in character for each byte, inverted (built on first use)."""
-    global _CHAR_TO_BYTE
-    if _CHAR_TO_BYTE is None:
-        # Printable Latin-1 bytes stand for themselves; the other 68 bytes are moved
-        # up to U+0100 and beyond, in byte order, so every byte is a visible char.
-        kept = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
-        table = {chr(b): b for b in kept}
-        shift = 0
-        for b in range(256):
-            if b not in kept:
-                table[chr(256 + shift)] = b
-                shift += 1
-        _CHAR_TO_BYTE = table
-    return _CHAR_TO_BYTE
+    """GPT-2's stand-in character -> the byte it stands for (byte_level's table)."""
+    return unicode_to_bytes()
 
 
 class ByteLevel(Decoder):

@@ -422,24 +422,40 @@ class ExactEngine:
         if pc.get(key) == 0:
             del pc[key]
         if self.scored:
-            touched.update(self._pairs_with(a))
-            touched.update(self._pairs_with(b))
-        heap = self.heap
-        for k in touched:
-            entry = self._entry(k)
-            if entry is not None:
-                heapq.heappush(heap, entry)
+            self._add_pairs_with(a, touched)
+            self._add_pairs_with(b, touched)
+        self._push(touched)
         return changed, removed
 
-    def _pairs_with(self, t):
-        """Live pairs that start or end with token t (their score rose with its
-        frequency falling); dead ones are dropped from the index on the way."""
-        out = []
-        pc = self.pc
+    def _push(self, touched):
+        """Fresh heap entries for the pairs whose value may have gone up."""
+        heap, pc = self.heap, self.pc
+        if self.scored and not self.first and self.max_len is None and not self.min_frequency:
+            # the common WordPiece case, inlined: it runs for every neighbour pair
+            freq, left, right, push = self.freq, self.left, self.right, heapq.heappush
+            get, sh, mask = pc.get, SHIFT, MASK
+            for k in touched:
+                c = get(k, 0)
+                if c > 0:
+                    push(heap, (-c / (freq[k >> sh] * freq[k & mask]), k))
+                else:  # a dead pair leaves the token index
+                    left[k >> sh].discard(k)
+                    right[k & mask].discard(k)
+        else:
+            for k in touched:
+                entry = self._entry(k)
+                if entry is not None:
+                    heapq.heappush(heap, entry)
+        if len(heap) > 3 * len(pc) + 10000:
+            self._compact()
+
+    def _compact(self):
+        """Rebuild the heap from the live pairs: re-pushes leave stale entries behind."""
+        self.heap = [e for e in map(self._entry, list(self.pc)) if e is not None]
+        heapq.heapify(self.heap)
+
+    def _add_pairs_with(self, t, touched):
+        """Pairs that start or end with token t: its frequency fell, their score rose."""
         for index in (self.left.get(t), self.right.get(t)):
-            if not index:
-                continue
-            dead = [k for k in index if pc.get(k, 0) <= 0]
-            index.difference_update(dead)
-            out.extend(index)
-        return out
+            if index:
+                touched.update(index)

@@ -1,0 +1,111 @@
+"""BPE and WordPiece training time: subword_lab against tokenizers, in one run.
+
+Each trainer learns a vocabulary of 1,000 and 5,000 tokens from (1) botchan.txt
+and (2) about 450 KB of English prose from the Python standard library's
+docstrings (the corpus bench_train_unigram.py uses). BPE uses GPT-2's byte-level
+pre-tokenizer, WordPiece BERT's; tokenizers' WordPieceTrainer is its BPE
+trainer in disguise, so that ratio compares different algorithms (aim: 4x),
+the BPE one the same algorithm (aim: 2x; the merges are identical).
+We report the best of `--repeat` runs of `train_from_iterator` (pre-tokenization
+included, as a user sees it), the part spent learning after the words were
+counted, the ratio subword_lab / tokenizers, and our peak traced memory.
+
+    python bench/bench_train.py [--repeat 3] [--threads N]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tools"), str(ROOT / "bench")]
+
+SIZES = (1000, 5000)
+
+
+def corpora():
+    import assets
+    from bench_train_unigram import docstring_corpus
+    botchan = assets.fetch(quiet=True)["botchan.txt"].read_text(encoding="utf-8").splitlines()
+    return {"botchan.txt": botchan, "stdlib docstrings": docstring_corpus()}
+
+
+def ours(algo, vocab_size):
+    from subword_lab import Tokenizer, models, pre_tokenizers
+    from subword_lab.trainers import BpeTrainer, WordPieceTrainer
+    if algo == "bpe":
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        return tok, BpeTrainer(vocab_size=vocab_size, show_progress=False)
+    tok = Tokenizer(models.WordPiece())
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    return tok, WordPieceTrainer(vocab_size=vocab_size, show_progress=False)
+
+
+def theirs(algo, vocab_size):
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    if algo == "bpe":
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        return tok, trainers.BpeTrainer(vocab_size=vocab_size, show_progress=False)
+    tok = Tokenizer(models.WordPiece())
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    return tok, trainers.WordPieceTrainer(vocab_size=vocab_size, show_progress=False)
+
+
+def run_once(make, algo, vocab_size, lines):
+    tok, trainer = make(algo, vocab_size)
+    start = time.perf_counter()
+    tok.train_from_iterator(lines, trainer)
+    return time.perf_counter() - start
+
+
+def learn_only(algo, vocab_size, lines, repeat):
+    """Time of `train` alone, on words counted beforehand."""
+    best = float("inf")
+    for _ in range(repeat):
+        tok, trainer = ours(algo, vocab_size)
+        trainer.feed(lines, tok._process_for_training)
+        start = time.perf_counter()
+        trainer.train(tok.model)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def peak_mb(algo, vocab_size, lines):
+    tracemalloc.start()
+    run_once(ours, algo, vocab_size, lines)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--threads", type=int, help="RAYON_NUM_THREADS for tokenizers")
+    args = parser.parse_args(argv)
+    if args.threads:
+        os.environ["RAYON_NUM_THREADS"] = str(args.threads)
+    print("| corpus | algo | vocab | subword_lab s | of which learning s | tokenizers s "
+          "| ratio | peak MB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, lines in corpora().items():
+        kb = sum(len(line.encode("utf-8")) + 1 for line in lines) / 1000
+        for algo in ("bpe", "wordpiece"):
+            for vocab_size in SIZES:
+                mine = min(run_once(ours, algo, vocab_size, lines) for _ in range(args.repeat))
+                ref = min(run_once(theirs, algo, vocab_size, lines) for _ in range(args.repeat))
+                learn = learn_only(algo, vocab_size, lines, args.repeat)
+                peak = peak_mb(algo, vocab_size, lines)
+                print(f"| {name} ({kb:.0f} KB) | {algo} | {vocab_size} | {mine:.3f} | {learn:.3f} "
+                      f"| {ref:.3f} | {mine / ref:.1f}x | {peak:.0f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

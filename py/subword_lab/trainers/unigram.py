@@ -104,8 +104,8 @@ class UnigramTrainer(Trainer):
         self._check_size(words)
         if send:
             emit({"type": "train_start", "algorithm": "unigram", "method": self.method,
-                  "vocab_size": self.vocab_size, "words": len(words),
-                  "word_count": sum(c for _, c in words), "options": self._options()})
+                  "vocab_size": self.vocab_size, "unique_words": len(words),
+                  "total_words": sum(c for _, c in words), "options": self._options()})
         train = self._train_em if self.method == "em" else self._train_exact
         pieces = train(words, emit if send else None)
         vocab, unk_id = self._with_specials(pieces)

@@ -312,3 +312,29 @@ def test_errors():
         UnigramTrainer(method="bpe")
     with pytest.raises(SubwordLabError, match="shrinking_factor"):
         UnigramTrainer(shrinking_factor=1.5)
+
+
+def test_em_steps_follow_sentencepiece_log(botchan_lines, capfd):
+    """sentencepiece logs every EM step ("EM sub_iter=0 size=5968 obj=10.492"): our
+    run, same corpus and sizes, goes through the same vocabulary sizes, with the
+    same objective up to float32 rounding and small pruning differences."""
+    import re
+    capfd.readouterr()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(botchan_lines), model_writer=io.BytesIO(), vocab_size=1000,
+        model_type="unigram", normalization_rule_name="identity", character_coverage=1.0,
+        minloglevel=0, num_threads=1)
+    log = capfd.readouterr().err
+    theirs = [(int(s), float(o)) for s, o in re.findall(r"EM sub_iter=\d+ size=(\d+) obj=([\d.]+)", log)]
+    assert len(theirs) >= 10
+    tokenizer = Tokenizer(models.Unigram())
+    tokenizer.pre_tokenizer = our_pre_tokenizer()
+    events = []
+    # sentencepiece's 1,000 include <unk>, <s>, </s>; its EM stops at 1.1 x 1,000 as ours
+    tokenizer.train_from_iterator(botchan_lines, UnigramTrainer(vocab_size=1000, show_progress=False),
+                                  on_event=events.append)
+    ours = [(e["vocab_size"], e["objective"]) for e in events if e["type"] == "unigram_em"]
+    assert [s for s, _ in ours[:len(theirs)]] == [s for s, _ in theirs]
+    for (_, mine), (_, spm_obj) in zip(ours, theirs):
+        assert mine == pytest.approx(spm_obj, rel=5e-3)
+    assert ours[0][1] == pytest.approx(theirs[0][1], rel=1e-5)

@@ -9,13 +9,19 @@ the BPE one the same algorithm (aim: 2x; the merges are identical).
 We report the best of `--repeat` runs of `train_from_iterator` (pre-tokenization
 included, as a user sees it), the part spent learning after the words were
 counted, the ratio subword_lab / tokenizers, and our peak traced memory.
+With node and node_modules/pyodide present, the same runs (once each) under
+Pyodide in Node, as a ratio to CPython.
 
-    python bench/bench_train.py [--repeat 3] [--threads N]
+    python bench/bench_train.py [--repeat 3] [--threads N] [--no-pyodide]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
+import subprocess
+import tempfile
 import sys
 import time
 import tracemalloc
@@ -84,26 +90,44 @@ def peak_mb(algo, vocab_size, lines):
     return peak / 2**20
 
 
+def pyodide_times(lines, specs):
+    """Seconds per (algo, vocab_size) under Pyodide in Node, or None when unavailable."""
+    if shutil.which("node") is None or not (ROOT / "node_modules" / "pyodide").is_dir():
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
+        json.dump(lines, f)
+    try:
+        out = subprocess.run(["node", str(ROOT / "bench" / "train_in_pyodide.mjs"), str(ROOT / "py"),
+                              f.name, json.dumps(specs)], capture_output=True, text=True,
+                             timeout=900, check=True).stdout
+    finally:
+        os.unlink(f.name)
+    return json.loads(out.strip().splitlines()[-1])["times"]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, help="RAYON_NUM_THREADS for tokenizers")
+    parser.add_argument("--no-pyodide", action="store_true", help="skip the Pyodide runs")
     args = parser.parse_args(argv)
     if args.threads:
         os.environ["RAYON_NUM_THREADS"] = str(args.threads)
     print("| corpus | algo | vocab | subword_lab s | of which learning s | tokenizers s "
-          "| ratio | peak MB |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| ratio | peak MB | Pyodide / CPython |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    specs = [(algo, size) for algo in ("bpe", "wordpiece") for size in SIZES]
     for name, lines in corpora().items():
         kb = sum(len(line.encode("utf-8")) + 1 for line in lines) / 1000
-        for algo in ("bpe", "wordpiece"):
-            for vocab_size in SIZES:
-                mine = min(run_once(ours, algo, vocab_size, lines) for _ in range(args.repeat))
-                ref = min(run_once(theirs, algo, vocab_size, lines) for _ in range(args.repeat))
-                learn = learn_only(algo, vocab_size, lines, args.repeat)
-                peak = peak_mb(algo, vocab_size, lines)
-                print(f"| {name} ({kb:.0f} KB) | {algo} | {vocab_size} | {mine:.3f} | {learn:.3f} "
-                      f"| {ref:.3f} | {mine / ref:.1f}x | {peak:.0f} |", flush=True)
+        in_pyodide = None if args.no_pyodide else pyodide_times(lines, specs)
+        for i, (algo, vocab_size) in enumerate(specs):
+            mine = min(run_once(ours, algo, vocab_size, lines) for _ in range(args.repeat))
+            ref = min(run_once(theirs, algo, vocab_size, lines) for _ in range(args.repeat))
+            learn = learn_only(algo, vocab_size, lines, args.repeat)
+            peak = peak_mb(algo, vocab_size, lines)
+            wasm = "n/a" if in_pyodide is None else f"{in_pyodide[i] / mine:.1f}x"
+            print(f"| {name} ({kb:.0f} KB) | {algo} | {vocab_size} | {mine:.3f} | {learn:.3f} "
+                  f"| {ref:.3f} | {mine / ref:.1f}x | {peak:.0f} | {wasm} |", flush=True)
     return 0
 
 

@@ -220,3 +220,45 @@ def test_cancel_flag():
     # the flag is spent: the same trainer trains again
     tok.train_from_iterator(COURSE, trainer)
     assert tok.get_vocab_size() == 50
+
+
+# -- arbitrary corpora --------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from subword_lab.trainers.base import train_tokenizer  # noqa: E402
+
+SMALL_ALPHABET = st.text(alphabet="abcé ", min_size=1, max_size=12)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(SMALL_ALPHABET, min_size=1, max_size=25), st.integers(5, 40))
+def test_random_corpora_match_tokenizers(lines, vocab_size):
+    """Few characters and repeated text make ties and tokens two pairs spell alike:
+    the places where a different queue would show."""
+    if not any(line.strip() for line in lines):
+        return
+    mine = ours(models.BPE(), "whitespace")
+    try:
+        train_tokenizer(mine, lines, BpeTrainer(vocab_size=vocab_size))
+    except SubwordLabError as err:
+        assert "too small" in str(err)
+        return
+    ref = theirs(hf.models.BPE(), "whitespace")
+    ref.train_from_iterator(lines, hf.trainers.BpeTrainer(vocab_size=vocab_size,
+                                                          show_progress=False))
+    assert merges_of(mine.to_str()) == merges_of(ref.to_str())
+    assert mine.get_vocab() == ref.get_vocab()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(min_size=0, max_size=30), min_size=1, max_size=10))
+def test_arbitrary_unicode_never_raises_unexpectedly(lines):
+    for trainer in (BpeTrainer(vocab_size=300, tie_break="first"),
+                    trainers.WordPieceTrainer(vocab_size=300)):
+        tok = ours(models.BPE() if isinstance(trainer, BpeTrainer) else models.WordPiece(),
+                   "byte_level")
+        try:
+            tok.train_from_iterator(lines, trainer)
+        except SubwordLabError as err:
+            assert "too small" in str(err) or "empty" in str(err)

@@ -135,3 +135,22 @@ def test_cancel():
         tok.train_from_iterator(COURSE, WordPieceTrainer(vocab_size=70),
                                 on_event=lambda e: "cancel" if e["type"] == "merge" else None)
     assert tok.get_vocab_size() == 0
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.text(alphabet="abcd", min_size=1, max_size=8), st.integers(1, 9),
+                       min_size=1, max_size=15),
+       st.integers(0, 25), st.sampled_from(["first", "hf"]))
+def test_random_word_counts_match_reference(counts, extra, tie_break):
+    """Small alphabets make many equal scores: the tie rules must hold exactly."""
+    trainer = WordPieceTrainer(vocab_size=10 + extra, tie_break=tie_break)
+    trainer.feed_word_counts(counts)
+    try:
+        trainer.train(None)
+    except SubwordLabError as err:
+        assert "too small" in str(err)
+        return
+    assert trainer.tokens() == reference(counts, 10 + extra, [], tie_break)[0]

@@ -22,7 +22,11 @@ def _check_int(value, field, minimum=0, allow_none=False):
 
 
 class MergeTrainer(Trainer):
-    """The part of BPE and WordPiece training that does not depend on the algorithm."""
+    """The part of BPE and WordPiece training that does not depend on the algorithm.
+
+    `show_progress` is accepted for compatibility with tokenizers and ignored: a
+    page must print nothing, so progress goes through `on_event` (the command
+    line draws its bar from those events)."""
 
     algorithm = ""
 

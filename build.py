@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""Subword Lab's one entry point: setup, build, serve, test, bench.
+
+    python3 build.py setup    # node_modules (npm ci) and .venv with the test extras
+    python3 build.py build    # dist/: Pyodide, micropip, our wheel, the web assets, presets
+    python3 build.py serve    # build, then serve dist/ at 127.0.0.1:8000 (PORT or --port)
+    python3 build.py test     # setup, find Chromium, build, run every pytest layer
+    python3 build.py bench    # setup, find Chromium, build, run bench/*.py
+
+Standard library only: this must run on a fresh machine that has python3, node
+and npm and nothing else.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import hashlib
+import http.server
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+DIST = ROOT / "dist"
+WEB = ROOT / "web"
+VENV = ROOT / ".venv"
+NODE_MODULES = ROOT / "node_modules"
+PYODIDE_PKG = NODE_MODULES / "pyodide"
+
+# Everything Pyodide 314 loads at start-up (the .map files are for debuggers only).
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
+MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
+
+# preset id -> (asset name in tools/assets.py, label shown in the picker)
+PRESETS = {
+    "bert-base-uncased": ("bert-base-uncased.tokenizer.json", "bert-base-uncased (WordPiece)"),
+    "gpt2": ("gpt2.tiktoken", "GPT-2 (byte-level BPE)"),
+    "botchan-unigram": ("botchan_en_unigram_1000.model", "botchan (Unigram, 1,000 pieces)"),
+}
+# Other files the page offers (a corpus for the training views).
+CORPORA = {"botchan": ("botchan.txt", "Botchan, by Natsume Sōseki (English translation)")}
+
+# Only our own origin, plus the WebAssembly compilation Pyodide needs. No
+# frame-ancestors here: a <meta> policy may not carry it, and embedding is wanted.
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+       "worker-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
+       "font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'")
+
+MIME = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+    ".txt": "text/plain; charset=utf-8",
+    ".model": "application/octet-stream",
+    ".tiktoken": "text/plain; charset=utf-8",
+    ".map": "application/json",
+}
+
+
+def log(message: str) -> None:
+    print(f"[build] {message}", file=sys.stderr, flush=True)
+
+
+def run(cmd, **kwargs) -> None:
+    log("$ " + " ".join(str(c) for c in cmd))
+    subprocess.run([str(c) for c in cmd], check=True, cwd=kwargs.pop("cwd", ROOT), **kwargs)
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def assets_module():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import assets  # noqa: PLC0415  (tools/assets.py, stdlib only)
+    return assets
+
+
+# --------------------------------------------------------------------------- setup
+
+def setup_node() -> None:
+    """npm ci when node_modules is missing or older than the lock file."""
+    stamp = NODE_MODULES / ".package-lock.json"
+    lock = ROOT / "package-lock.json"
+    fresh = stamp.exists() and (PYODIDE_PKG / "pyodide.mjs").exists() and (
+        not lock.exists() or stamp.stat().st_mtime >= lock.stat().st_mtime)
+    if fresh:
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("build.py: npm is needed (install Node.js 18 or newer, which brings npm)")
+    run([npm, "ci" if lock.exists() else "install", "--no-audit", "--no-fund"])
+
+
+def venv_python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def test_requirements() -> list[str]:
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        project = tomllib.load(handle)["project"]
+    return list(project.get("optional-dependencies", {}).get("test", []))
+
+
+def setup_venv() -> Path:
+    """Create .venv if needed and install the pinned test extras when they changed."""
+    python = venv_python()
+    if not python.exists():
+        run([sys.executable, "-m", "venv", VENV])
+    requirements = test_requirements()
+    stamp = VENV / ".subword-lab-requirements"
+    wanted = "\n".join(requirements)
+    if not stamp.exists() or stamp.read_text() != wanted:
+        run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q", *requirements])
+        stamp.write_text(wanted)
+    return python
+
+
+def setup() -> Path:
+    setup_node()
+    return setup_venv()
+
+
+def find_chromium(python: Path) -> str:
+    """A Chromium for Playwright: the env var, Playwright's own, PATH, then apt."""
+    env = os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE")
+    if env:
+        if Path(env).exists():
+            return env
+        sys.exit(f"build.py: PLAYWRIGHT_CHROMIUM_EXECUTABLE={env} does not exist")
+    probe = ("from playwright.sync_api import sync_playwright\n"
+             "with sync_playwright() as p: print(p.chromium.executable_path)")
+    try:
+        own = subprocess.run([python, "-c", probe], capture_output=True, text=True,
+                             timeout=120).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        own = ""
+    if own and Path(own).exists():
+        return own
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "update"], env=env)
+        run(["apt-get", "install", "-y", "--no-install-recommends", "chromium"], env=env)
+        found = shutil.which("chromium")
+        if found:
+            return found
+    sys.exit("build.py: no Chromium found. Install one (Debian/Ubuntu: `apt-get install "
+             "chromium`), or run `.venv/bin/python -m playwright install chromium`, or set "
+             "PLAYWRIGHT_CHROMIUM_EXECUTABLE to a Chromium or Chrome binary.")
+
+
+# --------------------------------------------------------------------------- build
+
+def wheel_name(version: str) -> str:
+    return f"subword_lab-{version}-py3-none-any.whl"
+
+
+def project_version() -> str:
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        return tomllib.load(handle)["project"]["version"]
+
+
+def build_wheel(out_dir: Path) -> Path:
+    """Write our pure-Python wheel with zipfile: a wheel is a zip plus .dist-info.
+
+    No setuptools and no network needed; the same input gives the same bytes
+    (fixed timestamps, sorted names), so the file's hash is stable.
+    """
+    version = project_version()
+    dist_info = f"subword_lab-{version}.dist-info"
+    files: list[tuple[str, bytes]] = []
+    package = ROOT / "py" / "subword_lab"
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix in {".py", ".json", ".txt"}:
+            files.append((path.relative_to(ROOT / "py").as_posix(), path.read_bytes()))
+    metadata = (f"Metadata-Version: 2.1\nName: subword-lab\nVersion: {version}\n"
+                "Summary: BPE, WordPiece and Unigram tokenizers in pure Python\n"
+                "License: Apache-2.0\nRequires-Python: >=3.11\n").encode()
+    wheel = (b"Wheel-Version: 1.0\nGenerator: subword-lab build.py\n"
+             b"Root-Is-Purelib: true\nTag: py3-none-any\n")
+    files += [(f"{dist_info}/METADATA", metadata), (f"{dist_info}/WHEEL", wheel),
+              (f"{dist_info}/top_level.txt", b"subword_lab\n")]
+    record = io.StringIO()
+    for name, data in files:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.write(f"{name},sha256={digest},{len(data)}\n")
+    record.write(f"{dist_info}/RECORD,,\n")
+    files.append((f"{dist_info}/RECORD", record.getvalue().encode()))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / wheel_name(version)
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files:
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    return target
+
+
+def copy_pyodide(out: Path, micropip: Path | None) -> dict:
+    """The Pyodide core, plus micropip from PyPI with its hash in our lock file."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(PYODIDE_PKG / name, out / name)
+    lock = json.loads((PYODIDE_PKG / "pyodide-lock.json").read_text())
+    info = {"micropip": None}
+    if micropip is not None:
+        data = micropip.read_bytes()
+        shutil.copy2(micropip, out / MICROPIP_WHEEL)
+        entry = lock["packages"]["micropip"]
+        if entry.get("depends"):
+            raise SystemExit(f"build.py: micropip now depends on {entry['depends']}; fetch those too")
+        entry["file_name"] = MICROPIP_WHEEL
+        # The browser checks this hash; Pyodide's own build of the wheel has another.
+        entry["sha256"] = sha256(data)
+        info["micropip"] = {"file": MICROPIP_WHEEL, "sha256": entry["sha256"],
+                            "version": entry["version"]}
+    (out / "pyodide-lock.json").write_text(json.dumps(lock, separators=(",", ":")))
+    return info
+
+
+def copy_presets(out: Path, assets) -> dict:
+    """Preset files into dist/presets, and a manifest that says which are missing."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths, missing = assets.fetch_available(quiet=False)
+    manifest = {"presets": [], "corpora": []}
+    for kind, table in (("presets", PRESETS), ("corpora", CORPORA)):
+        for key, (asset, label) in table.items():
+            item = {"id": key, "label": label, "file": None, "missing": None}
+            if asset in paths:
+                shutil.copy2(paths[asset], out / asset)
+                item["file"] = f"presets/{asset}"
+                item["sha256"] = sha256(paths[asset].read_bytes())
+            else:
+                item["missing"] = missing.get(asset, "not fetched")
+            manifest[kind].append(item)
+    (out / "presets.json").write_text(json.dumps(manifest, indent=1))
+    micropip = paths.get(MICROPIP_WHEEL)
+    return {"manifest": manifest, "micropip": micropip, "missing": missing}
+
+
+def inject_csp(html: str) -> str:
+    return html.replace("{{CSP}}", CSP)
+
+
+def copy_web(out: Path) -> None:
+    for path in sorted(WEB.rglob("*")):
+        if not path.is_file():
+            continue
+        target = out / path.relative_to(WEB)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix == ".html":
+            target.write_text(inject_csp(path.read_text(encoding="utf-8")), encoding="utf-8")
+        else:
+            shutil.copy2(path, target)
+    bench = ROOT / "bench"
+    for path in sorted(bench.glob("bare.*")) if bench.exists() else []:
+        target = out / "bench" / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix == ".html":
+            target.write_text(inject_csp(path.read_text(encoding="utf-8")), encoding="utf-8")
+        else:
+            shutil.copy2(path, target)
+
+
+def build() -> Path:
+    setup_node()
+    assets = assets_module()
+    tmp = ROOT / "dist.tmp"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir()
+    presets = copy_presets(tmp / "presets", assets)
+    pyodide = copy_pyodide(tmp / "pyodide", presets["micropip"])
+    wheel = build_wheel(tmp / "wheels")
+    copy_web(tmp)
+    build_info = {
+        "wheel": f"wheels/{wheel.name}",
+        "wheel_sha256": sha256(wheel.read_bytes()),
+        "micropip": pyodide["micropip"],
+        "pyodide": json.loads((PYODIDE_PKG / "package.json").read_text())["version"],
+    }
+    (tmp / "build.json").write_text(json.dumps(build_info, indent=1))
+    if DIST.exists():
+        shutil.rmtree(DIST)
+    tmp.rename(DIST)
+    for name, reason in presets["missing"].items():
+        log(f"missing {name}: {reason}")
+    log(f"built {DIST} (wheel {wheel.name})")
+    if pyodide["micropip"] is None:
+        log("WARNING: micropip's wheel could not be fetched; the page cannot install Subword Lab")
+    return DIST
+
+
+# --------------------------------------------------------------------------- serve
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the right types, our CSP, and revalidation on every load."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+
+    def end_headers(self):
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Referrer-Policy", "no-referrer")
+        super().end_headers()
+
+    def guess_type(self, path):
+        return MIME.get(Path(str(path)).suffix.lower(), "application/octet-stream")
+
+    def log_message(self, format, *args):  # noqa: A002  (stdlib's signature)
+        if os.environ.get("SUBWORD_LAB_SERVE_LOG"):
+            super().log_message(format, *args)
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A browser that closes a connection early (page closed mid-download) is normal.
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
+def make_server(directory: Path = DIST, port: int = 8000, host: str = "127.0.0.1"):
+    handler = functools.partial(Handler, directory=str(directory))
+    server = Server((host, port), handler)
+    server.daemon_threads = True
+    return server
+
+
+def serve(port: int) -> None:
+    build()
+    server = make_server(DIST, port)
+    print(f"Subword Lab: http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+# --------------------------------------------------------------------------- test, bench
+
+def test_env(chromium: str) -> dict:
+    env = dict(os.environ, PLAYWRIGHT_CHROMIUM_EXECUTABLE=chromium, SUBWORD_LAB_BUILT="1")
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def test(extra: list[str]) -> int:
+    python = setup()
+    chromium = find_chromium(python)
+    log(f"Chromium: {chromium}")
+    build()
+    layers = [p for p in ("tests/python", "tests/pyodide", "tests/browser") if (ROOT / p).exists()]
+    cmd = [python, "-m", "pytest", *layers, "-q", *extra]
+    log("$ " + " ".join(str(c) for c in cmd))
+    code = subprocess.run([str(c) for c in cmd], cwd=ROOT, env=test_env(chromium)).returncode
+    if code == 5:
+        log("pytest collected no tests: that is a failure here")
+        return 1
+    return code
+
+
+def bench(extra: list[str]) -> int:
+    python = setup()
+    chromium = find_chromium(python)
+    build()
+    code = 0
+    for script in sorted((ROOT / "bench").glob("*.py")):
+        log(f"$ {script.relative_to(ROOT)}")
+        result = subprocess.run([str(python), str(script), *extra], cwd=ROOT,
+                                env=test_env(chromium))
+        code = code or result.returncode
+    return code
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["setup", "build", "serve", "test", "bench"])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "setup":
+        python = setup()
+        log(f"ready: {python}")
+        return 0
+    if args.command == "build":
+        build()
+        return 0
+    if args.command == "serve":
+        serve(args.port)
+        return 0
+    if args.command == "test":
+        return test(extra)
+    return bench(extra)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+"""The small facade the web worker calls (and the browser tests call in CPython too).
+
+Every function takes and returns plain values; results are JSON strings so they
+cross from Pyodide to JavaScript in one conversion. Tokenizers are kept by a key
+the page chooses (a preset id, or an id it gave an opened file).
+
+Offsets returned here are UTF-16 code-unit indices, the unit JavaScript strings
+use, so the page can slice its text with them. For text without characters
+outside the Basic Multilingual Plane they equal Python's character offsets.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from bisect import bisect_right
+
+from . import __version__
+from .errors import SubwordLabError
+
+_TOKENIZERS: dict = {}
+_INFO: dict = {}
+_SUPPORTED = (".json", ".txt", ".tiktoken", ".model")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def version() -> str:
+    return __version__
+
+
+def _bytes_of(data) -> bytes:
+    """Bytes from a Python bytes-like or a Pyodide JsProxy of a typed array."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    to_bytes = getattr(data, "to_bytes", None)
+    if to_bytes is not None:
+        return to_bytes()
+    raise TypeError(f"expected bytes, got {type(data).__name__}")
+
+
+def _plain(tokenizer):
+    """Turn off truncation and padding a file may carry: the page shows whole texts."""
+    for name in ("no_truncation", "no_padding"):
+        method = getattr(tokenizer, name, None)
+        if callable(method):
+            method()
+    return tokenizer
+
+
+def _model_kind(tokenizer) -> str:
+    model = getattr(tokenizer, "model", None)
+    return type(model).__name__ if model is not None else "unknown"
+
+
+def _vocab_size(tokenizer):
+    try:
+        return tokenizer.get_vocab_size(with_added_tokens=True)
+    except TypeError:
+        return tokenizer.get_vocab_size()
+
+
+def open_path(key: str, path: str, name: str | None = None) -> str:
+    """Load a tokenizer file with subword_lab.load and keep it under `key`."""
+    from .loaders import load  # lazy: keeps `import subword_lab.webapi` cheap
+
+    name = name or os.path.basename(path)
+    lowered = name.lower()
+    if not lowered.endswith(_SUPPORTED):
+        raise SubwordLabError(
+            "unsupported file type; open a tokenizer.json, vocab.txt, .tiktoken or "
+            "sentencepiece .model file", path=name)
+    tokenizer = _plain(load(path))
+    _TOKENIZERS[key] = tokenizer
+    _INFO[key] = {"key": key, "name": name, "model": _model_kind(tokenizer),
+                  "vocab_size": _vocab_size(tokenizer)}
+    return json.dumps(_INFO[key])
+
+
+def open_bytes(key: str, name: str, data) -> str:
+    """Save uploaded bytes under their own file name (the loader goes by it) and load them."""
+    raw = _bytes_of(data)
+    base = os.path.basename(name) or "tokenizer"
+    folder = tempfile.mkdtemp(prefix="subword-lab-")
+    path = os.path.join(folder, base)
+    with open(path, "wb") as handle:
+        handle.write(raw)
+    try:
+        return open_path(key, path, base)
+    except SubwordLabError as error:
+        # Name the file as the user knows it, not our temporary path.
+        raise SubwordLabError(str(error).replace(path, base)) from None
+    except (ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError, EOFError) as error:
+        raise SubwordLabError(f"could not read this file ({type(error).__name__}: {error})",
+                              path=base) from None
+
+
+def describe(key: str) -> str:
+    if key not in _INFO:
+        raise SubwordLabError(f"no tokenizer named {key!r} is open")
+    return json.dumps(_INFO[key])
+
+
+def _utf16_offsets(text: str, offsets):
+    """Character offsets to UTF-16 offsets (characters above U+FFFF count twice)."""
+    astral = [m.start() for m in _ASTRAL.finditer(text)]
+    if not astral:
+        return [[start, end] for start, end in offsets]
+
+    def shift(i):
+        return i + bisect_right(astral, i - 1)
+
+    return [[shift(start), shift(end)] for start, end in offsets]
+
+
+def encode_text(key: str, text: str) -> dict:
+    """Encode `text` with the tokenizer under `key`: ids, tokens, offsets, special mask."""
+    tokenizer = _TOKENIZERS.get(key)
+    if tokenizer is None:
+        raise SubwordLabError(f"no tokenizer named {key!r} is open")
+    encoding = tokenizer.encode(text)
+    special = list(getattr(encoding, "special_tokens_mask", None) or [0] * len(encoding.ids))
+    return {
+        "ids": list(encoding.ids),
+        "tokens": list(encoding.tokens),
+        "offsets": _utf16_offsets(text, encoding.offsets),
+        "special": special,
+    }
+
+
+def _cut(text: str, limit: int) -> str:
+    """The first `limit` characters or a little fewer, ending at a whitespace if one is near."""
+    if limit is None or len(text) <= limit:
+        return text
+    head = text[:limit]
+    space = max(head.rfind(" "), head.rfind("\n"), head.rfind("\t"))
+    if space > limit - 200:
+        head = head[:space + 1]
+    # Never split a surrogate pair's worth of character: Python has none, JS would.
+    return head
+
+
+def encode(key: str, text: str, limit=None) -> str:
+    """Encode the text, or only its first `limit` characters of a huge one.
+
+    The page shows what a long paste starts with and says how much is left;
+    encoding five megabytes in a browser would take far too long to be live.
+    """
+    limit = None if limit is None else int(limit)
+    head = _cut(text, limit)
+    result = encode_text(key, head)
+    result["encoded_chars"] = len(head) + len(_ASTRAL.findall(head))
+    result["total_chars"] = len(text) + len(_ASTRAL.findall(text))
+    return json.dumps(result, ensure_ascii=False)

@@ -1,0 +1,266 @@
+"""The tokenize view in Chromium: it loads offline, shows what subword_lab computes, survives bad input."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import subword_lab
+
+TEXTS = [
+    "Hello world! Tokenizers don't read words; they read pieces.",
+    "  Unbelievably, naïve café owners in Zürich   sold 1,234 crêpes\nin 2023.\n\n\tTabs too.",
+]
+PRESET_FILES = {"bert-base-uncased": "bert_json", "gpt2": "gpt2_tiktoken",
+                "botchan-unigram": "botchan_unigram_model"}
+
+
+def reference(path):
+    """The same file opened by subword_lab in CPython, with the page's settings."""
+    tokenizer = subword_lab.load(str(path))
+    for name in ("no_truncation", "no_padding"):
+        if hasattr(tokenizer, name):
+            getattr(tokenizer, name)()
+    return tokenizer
+
+
+def encoded(tokenizer, text):
+    encoding = tokenizer.encode(text)
+    return list(encoding.ids), [list(o) for o in encoding.offsets]
+
+
+def test_loads_offline_and_clean(app):
+    app.open()
+    watch = app.watch
+    origin = app.site
+    # micropip came from our copy, and so did our wheel; nothing else was asked for.
+    assert any(u == f"{origin}/pyodide/micropip-0.11.1-py3-none-any.whl" for u in watch.requests)
+    assert any(re.fullmatch(rf"{origin}/wheels/subword_lab-[\d.]+-py3-none-any\.whl", u) for u in watch.requests)
+    assert watch.foreign == []
+    assert app.page.get_by_test_id("tokenizer-select").input_value() == "gpt2"
+    values = app.page.eval_on_selector_all("[data-testid=tokenizer-select] option", "os => os.map(o => o.value)")
+    assert {"bert-base-uncased", "gpt2", "botchan-unigram"} <= set(values)
+    assert len(app.tokens()) > 5
+
+
+def test_security_headers(app):
+    response = app.page.goto(app.site + "/")
+    csp = response.headers["content-security-policy"]
+    assert "script-src 'self' 'wasm-unsafe-eval'" in csp and "'unsafe-eval'" not in csp.replace("'wasm-unsafe-eval'", "")
+    assert app.page.locator("meta[http-equiv=Content-Security-Policy]").get_attribute("content") == csp
+    wasm = app.page.request.get(app.site + "/pyodide/pyodide.asm.wasm")
+    assert wasm.headers["content-type"] == "application/wasm"
+    mjs = app.page.request.get(app.site + "/pyodide/pyodide.mjs")
+    assert mjs.headers["content-type"].startswith("text/javascript")
+    app.page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
+    app.settled()
+
+
+@pytest.mark.parametrize("preset", sorted(PRESET_FILES))
+def test_typing_matches_cpython(app, request, preset):
+    tokenizer = reference(request.getfixturevalue(PRESET_FILES[preset]))
+    app.open()
+    app.select(preset)
+    assert app.page.get_by_test_id("tokenizer-select").input_value() == preset
+    for text in TEXTS:
+        app.type_text(text[:-6], then=text[-6:])
+        ids, offsets = encoded(tokenizer, text)
+        shown = app.tokens()
+        assert [t[0] for t in shown] == ids
+        assert [[t[1], t[2]] for t in shown] == offsets
+        count = app.page.get_by_test_id("token-count")
+        assert count.get_attribute("data-count") == str(len(ids))
+        assert count.text_content() == f"{len(ids):,}"
+    # The JavaScript API gives the same answer.
+    api = app.page.evaluate("([t, k]) => window.subwordLab.encode(t, k)", [TEXTS[0], preset])
+    assert api["ids"] == encoded(tokenizer, TEXTS[0])[0]
+
+
+def test_url_parameters_set_the_state(app, bert_json):
+    text = "Deep links keep the text, ünïcode too."
+    app.open("?" + "&".join(["tokenizer=bert-base-uncased", "text=" + __import__("urllib.parse").parse.quote(text)]))
+    assert app.page.get_by_test_id("text-input").input_value() == text
+    assert app.page.get_by_test_id("tokenizer-select").input_value() == "bert-base-uncased"
+    assert app.ids() == encoded(reference(bert_json), text)[0]
+    app.select("botchan-unigram")
+    app.type_text("Changed")
+    app.page.wait_for_url(re.compile(r".*tokenizer=botchan-unigram.*"))
+    assert "text=Changed" in app.page.url
+
+
+@pytest.mark.parametrize("fixture,name", [
+    ("bert_json", "tokenizer.json"), ("bert_vocab", "vocab.txt"),
+    ("gpt2_tiktoken", "gpt2.tiktoken"), ("botchan_unigram_model", "botchan.model"),
+])
+def test_open_each_file_type(app, request, tmp_path, fixture, name):
+    source = request.getfixturevalue(fixture)
+    path = tmp_path / name
+    path.write_bytes(source.read_bytes())
+    app.open()
+    app.page.get_by_test_id("file-input").set_input_files(str(path))
+    app.page.locator("#opened-group option").first.wait_for(state="attached")
+    app.settled()
+    select = app.page.get_by_test_id("tokenizer-select")
+    assert select.input_value() == "file-1"
+    assert name in select.locator("option:checked").text_content()
+    assert app.error_text() == ""
+    text = TEXTS[1]
+    app.type_text(text)
+    assert app.ids() == encoded(reference(path), text)[0]
+
+
+BAD_FILES = [
+    ("garbage.model", b"\x08\x96\x01this is not a sentencepiece model\xff\xfe" * 20, "garbage.model"),
+    ("notes.pdf", b"%PDF-1.4 not a tokenizer", "notes.pdf"),
+    ("tokenizer.json", b'{"model": {"type": "BPE", "vocab": {"a": 0}', "tokenizer.json"),
+    ("vocab.tiktoken", b"bm90IGJhc2U2NA== zero\n!!! 1\n", "vocab.tiktoken"),
+]
+
+
+@pytest.mark.parametrize("name,data,named", BAD_FILES, ids=[b[0] for b in BAD_FILES])
+def test_bad_file_shows_error_and_keeps_tokenizer(app, gpt2_tiktoken, tmp_path, name, data, named):
+    path = tmp_path / name
+    path.write_bytes(data)
+    app.open()
+    before = app.ids()
+    app.page.get_by_test_id("file-input").set_input_files(str(path))
+    error = app.page.get_by_test_id("error")
+    error.filter(has_text=named).wait_for()
+    message = app.error_text()
+    assert named in message and "GPT-2" in message  # names the file, says what is still in use
+    assert app.page.get_by_test_id("tokenizer-select").input_value() == "gpt2"
+    assert app.ids() == before
+    text = "Still working after a bad file."
+    app.type_text(text)
+    assert app.ids() == encoded(reference(gpt2_tiktoken), text)[0]
+
+
+def test_markup_in_text_is_shown_as_text(app):
+    app.open()
+    payload = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+    app.type_text(payload)
+    assert app.page.locator("main img, main script").count() == 0
+    shown = "".join(t[3] for t in app.tokens()).replace("Ġ", " ")
+    assert shown == payload
+    assert app.watch.dialogs == []
+
+
+def test_markup_in_a_token_is_shown_as_text(app, tmp_path):
+    """A tokenizer whose vocabulary holds markup: the token itself is markup."""
+    evil = "<img src=x onerror=alert(1)>"
+    spec = {
+        "version": "1.0", "truncation": None, "padding": None, "normalizer": None,
+        "added_tokens": [{"id": 2, "content": evil, "single_word": False, "lstrip": False,
+                          "rstrip": False, "normalized": False, "special": False}],
+        "pre_tokenizer": {"type": "Whitespace"}, "post_processor": None, "decoder": None,
+        "model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "hi": 1, evil: 2}, "unk_token": "[UNK]"},
+    }
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(spec))
+    app.open()
+    app.page.get_by_test_id("file-input").set_input_files(str(path))
+    app.page.locator("#opened-group option").first.wait_for(state="attached")
+    app.settled()
+    app.type_text(f"hi {evil} hi")
+    # Spaces inside a token are drawn as ␣ (docs/automation.md); the markup stays text.
+    assert [t[3] for t in app.tokens()] == ["hi", evil.replace(" ", "␣"), "hi"]
+    assert [t[0] for t in app.tokens()] == [1, 2, 1]
+    assert app.page.locator("main img").count() == 0
+
+
+def test_huge_paste_stays_responsive(app):
+    app.open()
+    app.page.evaluate("""() => {
+        window.__longTasks = [];
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
+            .observe({ type: "longtask", buffered: false });
+    }""")
+    # Paste five megabytes, the way a paste arrives: one value change, one input event.
+    big = app.page.evaluate("""() => {
+        const line = "The quick brown fox jumps over the lazy dog; naïve café. ";
+        const text = line.repeat(Math.ceil(5_000_000 / line.length));
+        const box = document.querySelector('[data-testid=text-input]');
+        box.focus();
+        box.value = text;
+        box.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
+        return text.length;
+    }""")
+    assert big >= 5_000_000
+    app.settled()
+    hidden = app.page.get_by_test_id("hidden-count")
+    assert hidden.is_visible()
+    assert re.search(r"[\d,]+ characters are not tokenized yet", hidden.text_content())
+    # A key pressed now is handled at once, and the tokens follow.
+    start = app.page.evaluate("performance.now()")
+    app.page.keyboard.press("End")
+    app.page.keyboard.type("!")
+    app.settled()
+    elapsed = app.page.evaluate("performance.now()") - start
+    assert elapsed < 3000, elapsed
+    shown = app.page.locator("[data-testid=token]").count()
+    assert 0 < shown <= 4000
+    more_before = shown
+    app.page.get_by_test_id("show-more").click()
+    app.settled()
+    assert app.page.locator("[data-testid=token]").count() > more_before
+    tasks = app.page.evaluate("window.__longTasks")
+    # The worker does the tokenizing; the main thread only lays out text and tokens.
+    assert max(tasks, default=0) < 2000, tasks
+
+
+def test_hover_links_token_and_text(app):
+    app.open()
+    app.type_text("alpha beta gamma")
+    token = app.page.locator("[data-testid=token]").nth(1)
+    token.hover()
+    index = token.get_attribute("data-index")
+    assert app.page.locator(f".backdrop .seg.hl[data-index='{index}']").count() == 1
+    assert f"id {token.get_attribute('data-token-id')}" in app.page.locator("#inspector").text_content()
+    # The other way round: point at the text, the token lights up.
+    seg = app.page.locator(".backdrop .seg[data-index='2']")
+    box = seg.bounding_box()
+    app.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    app.page.locator("[data-testid=token][data-index='2'].hl").wait_for()
+
+
+def test_keyboard_reaches_everything(app):
+    app.open()
+    app.type_text("keyboard users count too")
+    app.page.evaluate("document.activeElement.blur()")
+    reached = []
+    for _ in range(12):
+        app.page.keyboard.press("Tab")
+        reached.append(app.page.evaluate(
+            "() => { const e = document.activeElement; return e.dataset.testid || e.id || e.tagName; }"))
+    for wanted in ("text-input", "tokenizer-select", "open-file", "token"):
+        assert wanted in reached, reached
+    # Focus is visible on a token, and arrow keys move along the tokens.
+    app.page.locator("[data-testid=token]").first.focus()
+    app.page.keyboard.press("ArrowRight")
+    focused = app.page.evaluate("() => [document.activeElement.dataset.index, getComputedStyle(document.activeElement).outlineStyle]")
+    assert focused[0] == "1" and focused[1] != "none"
+    assert "Token 2 of" in app.page.locator("#inspector").text_content()
+
+
+def test_accessibility_axe(app):
+    app.open()
+    app.type_text("Accessibility: ## ▁ Ġ [CLS] all explained.")
+    app.inject_axe()
+    results = app.page.evaluate("async () => await axe.run(document, { resultTypes: ['violations'] })")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+           for v in results["violations"] if v["impact"] in ("serious", "critical")]
+    assert bad == []
+
+
+def test_missing_preset_is_explained(app):
+    def manifest(route):
+        response = route.fetch()
+        data = response.json()
+        data["presets"][1].update(file=None, missing="the download failed")
+        route.fulfill(response=response, json=data)
+    app.page.route(f"{app.site}/presets/presets.json", manifest)
+    app.open("?tokenizer=bert-base-uncased")
+    option = app.page.locator("[data-testid=tokenizer-select] option[value=gpt2]")
+    assert option.is_disabled()
+    assert "missing from this build" in app.page.locator("#preset-note").text_content()

@@ -1,0 +1,127 @@
+// Subword Lab's Python side: Pyodide in a module Web Worker, so the page never freezes.
+//
+// Protocol (see docs/automation.md):
+//   page -> worker   {id, cmd, args}
+//   worker -> page   {id, ok: true, result} | {id, ok: false, error: {message, kind}}
+//   worker -> page   {type: "status", stage, detail?}   stages: runtime, python, install, ready, error
+//   worker -> page   {type: "events", batch: [...]}      events from Python, batched
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+const here = (path) => new URL(path, import.meta.url).href;
+const status = (stage, detail) => postMessage({ type: "status", stage, detail });
+
+// ---- events from Python, sent in batches (every 16 ms or 500 events)
+let queue = [];
+let lastFlush = 0;
+function flushEvents() {
+  if (queue.length) postMessage({ type: "events", batch: queue });
+  queue = [];
+  lastFlush = performance.now();
+}
+// Python calls this with one JSON string per event. Python may run for a long
+// time without returning, so the flush check lives here, not in a timer.
+function pushEvent(json) {
+  queue.push(JSON.parse(json));
+  if (queue.length >= 500 || performance.now() - lastFlush >= 16) flushEvents();
+}
+
+async function fetchBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function boot() {
+  status("runtime");
+  const build = await (await fetch(here("./build.json"))).json();
+  // Our wheel downloads while the runtime downloads and starts.
+  const wheelBytes = fetchBytes(here(`./${build.wheel}`));
+  const pyodide = await loadPyodide({
+    indexURL: here("./pyodide/"),
+    fsInit: () => status("python"),
+    stdout: () => {},
+    stderr: () => {},
+  });
+  status("install");
+  if (!build.micropip) throw new Error("micropip's wheel is missing from this build (see build.py's log)");
+  await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: () => {} });
+  const wheelName = build.wheel.split("/").pop();
+  pyodide.FS.mkdirTree("/tmp/wheels");
+  pyodide.FS.writeFile(`/tmp/wheels/${wheelName}`, await wheelBytes);
+  const checked = await pyodide.runPythonAsync(`
+import json, micropip
+await micropip.install("emfs:/tmp/wheels/${wheelName}", deps=False)
+import subword_lab.webapi as webapi
+json.dumps({"micropip": micropip.__version__, "subword_lab": webapi.version()})
+`);
+  const versions = JSON.parse(checked);
+  // micropip must be the wheel we shipped (its hash is in our lock file, and the
+  // browser refused anything else), loaded from our own origin.
+  const source = pyodide.loadedPackages.micropip;
+  if (versions.micropip !== build.micropip.version || source !== "default channel") {
+    throw new Error(`micropip did not load from this site (version ${versions.micropip}, from ${source})`);
+  }
+  const webapi = pyodide.pyimport("subword_lab.webapi");
+  return { pyodide, webapi, versions };
+}
+
+const engine = boot();
+engine.then(
+  ({ versions }) => status("ready", versions),
+  (error) => status("error", { message: String(error && error.message ? error.message : error) }),
+);
+
+// ---- commands: each is a small function of the Python facade (subword_lab.webapi).
+// Arguments and results cross as JSON strings: one conversion, no proxies to free.
+const presetBytes = new Map();
+const commands = {
+  async ping() { return "pong"; },
+  async openPreset({ key, file }, { webapi }) {
+    if (!presetBytes.has(file)) presetBytes.set(file, fetchBytes(here(`./${file}`)));
+    const bytes = await presetBytes.get(file);
+    return webapi.open_bytes(key, file.split("/").pop(), bytes);
+  },
+  async openFile({ key, name, bytes }, { webapi }) {
+    return webapi.open_bytes(key, name, new Uint8Array(bytes));
+  },
+  async encode({ key, text, limit }, { webapi }) {
+    return webapi.encode(key, text, limit ?? undefined);
+  },
+  async describe({ key }, { webapi }) {
+    return webapi.describe(key);
+  },
+  async call({ name, args }, { webapi }) {
+    // Later views call other facade functions by name; events stream back in batches.
+    const fn = webapi[name];
+    if (typeof fn !== "function" || name.startsWith("_")) throw new Error(`no such command: ${name}`);
+    try {
+      return fn(JSON.stringify(args ?? {}), pushEvent);
+    } finally {
+      flushEvents();
+    }
+  },
+};
+
+function errorOf(error) {
+  // A Python exception arrives as a PythonError whose message ends with the
+  // traceback; the last line ("SubwordLabError: file: field: what") is the story.
+  const text = String(error && error.message ? error.message : error);
+  const lines = text.trim().split("\n");
+  const last = lines[lines.length - 1] || text;
+  const match = /^([A-Za-z_.]+(?:Error|Exception)):\s*(.*)$/s.exec(last);
+  return match ? { kind: match[1].split(".").pop(), message: match[2] } : { kind: "Error", message: last };
+}
+
+self.onmessage = async (event) => {
+  const { id, cmd, args } = event.data || {};
+  try {
+    const ready = await engine;
+    const fn = commands[cmd];
+    if (!fn) throw new Error(`unknown command ${cmd}`);
+    const raw = await fn(args || {}, ready);
+    const result = typeof raw === "string" ? JSON.parse(raw) : raw;
+    postMessage({ id, ok: true, result });
+  } catch (error) {
+    postMessage({ id, ok: false, error: errorOf(error) });
+  }
+};

@@ -18,6 +18,8 @@ import unicodedata
 from itertools import repeat
 from typing import NamedTuple
 
+from . import unicode_tables
+
 __all__ = ["Token", "NormalizedString", "Split", "PreTokenizedString", "RUST_WHITESPACE"]
 
 
@@ -40,6 +42,16 @@ _NON_ASCII_RUN = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
 
 def _identity(n, start=0):
     return list(zip(range(start, start + n), range(start + 1, start + n + 1)))
+
+
+def _plain(new, text, shift):
+    """A NormalizedString over unchanged `text` (identity alignment), built
+    without __init__'s keyword handling: pre-tokenizers make one per piece."""
+    ns = new(NormalizedString)
+    ns.original = ns.normalized = text
+    ns._align = None
+    ns._shift = shift
+    return ns
 
 
 class NormalizedString:
@@ -241,7 +253,20 @@ class NormalizedString:
 
     # ----- case -------------------------------------------------------------
     def lowercase(self):
-        return self._case(str.lower)
+        """HF's Lowercase: Rust's char::to_lowercase per char, from HF's own
+        table (unicode_tables), not this Python's Unicode version."""
+        text = self.normalized
+        if text.isascii():
+            self._map_chars(text.lower())
+            return self
+        table = unicode_tables.lowercase_table()
+        lowered = text.translate(table)
+        if len(lowered) == len(text):
+            self._map_chars(lowered)
+            return self
+        parts = [table.get(ord(c), c) for c in text]
+        self.transform([(c, int(i > 0)) for p in parts for i, c in enumerate(p)], 0)
+        return self
 
     def uppercase(self):
         return self._case(str.upper)
@@ -394,7 +419,8 @@ class NormalizedString:
         if start < 0 or end > n or start > end:
             return None
         if self._align is None:
-            return NormalizedString(self.normalized[start:end], _shift=self._shift + start)
+            return _plain(NormalizedString.__new__, self.normalized[start:end],
+                          self._shift + start)
         span = self._normalized_to_original(start, end)
         if span is None:
             return None
@@ -414,6 +440,10 @@ class NormalizedString:
         "merged_with_previous", "merged_with_next" or "contiguous"; `invert`
         swaps matches and non-matches (HF's Split with invert=True). Empty
         pieces are dropped."""
+        if self._align is None and type(pattern) is re.Pattern:
+            fast = self._split_plain(pattern, behavior, invert)
+            if fast is not None:
+                return fast
         matches = find_matches(pattern, self.normalized)
         if invert:
             matches = [(m, not flag) for m, flag in matches]
@@ -422,6 +452,31 @@ class NormalizedString:
         for (start, end), remove in pieces:
             if not remove and end > start:
                 out.append(self.slice(start, end))
+        return out
+
+    def _split_plain(self, pattern, behavior, invert):
+        """split() for an identity alignment and a compiled regex, in one pass.
+
+        This is the hot path of every pre-tokenizer on plain text: each piece is
+        just a substring with its own shift, so no match list, no behavior fold
+        and no alignment slicing are needed. Returns None for the behaviors it
+        does not cover (merged_*, contiguous), which take the general path."""
+        keep_matches = behavior == "isolated" or (behavior == "removed" and invert)
+        keep_gaps = behavior == "isolated" or (behavior == "removed" and not invert)
+        if not (keep_matches or keep_gaps):
+            return None
+        text, shift = self.normalized, self._shift
+        new = NormalizedString.__new__
+        out, prev = [], 0
+        for m in pattern.finditer(text):
+            start, end = m.span()
+            if keep_gaps and prev < start:
+                out.append(_plain(new, text[prev:start], shift + prev))
+            if keep_matches and start < end:
+                out.append(_plain(new, text[start:end], shift + start))
+            prev = end
+        if keep_gaps and prev < len(text):
+            out.append(_plain(new, text[prev:], shift + prev))
         return out
 
 
@@ -509,6 +564,9 @@ def _apply_behavior(matches, behavior):
 # the rest 1, then sorts runs of combining marks by class (the tags travel with
 # the chars); composition merges a pair into one char tagged a + b - 1. We
 # reproduce those tags so transform() gives the same alignment.
+# Which chars decompose, and which are combining marks, is HF's table
+# (unicode_tables): newer Pythons know chars HF leaves alone. The mappings and
+# classes themselves never change once assigned, so `unicodedata` gives them.
 
 _COMPOSE_CACHE: dict = {}
 
@@ -518,20 +576,22 @@ def _compose(a, b):
     hit = _COMPOSE_CACHE.get(key)
     if hit is None:
         c = unicodedata.normalize("NFC", key)
-        hit = c if len(c) == 1 else ""
+        # a composite HF does not know (it would not decompose it) is not made
+        hit = c if len(c) == 1 and c in unicode_tables.charset("nfd") else ""
         _COMPOSE_CACHE[key] = hit
     return hit or None
 
 
 def _decompose(text, compat):
     form = "NFKD" if compat else "NFD"
-    combining = unicodedata.combining
+    decomposes = unicode_tables.charset(form.lower())
+    combining = unicode_tables.combining_classes().get
     out = []
     run_start = None  # start of the current run of non-starters in `out`
     for ch in text:
-        d = ch if ch.isascii() else unicodedata.normalize(form, ch)
+        d = unicodedata.normalize(form, ch) if ch in decomposes else ch
         for i, c in enumerate(d):
-            ccc = combining(c)
+            ccc = combining(c, 0)
             if ccc == 0:
                 if run_start is not None:
                     _sort_run(out, run_start)
@@ -550,12 +610,12 @@ def _sort_run(out, start):
 
 
 def _recompose(items):
-    combining = unicodedata.combining
+    combining = unicode_tables.combining_classes().get
     out, buffer = [], []
     composee = None
     last_ccc = None
     for ch, change in items:
-        ccc = combining(ch)
+        ccc = combining(ch, 0)
         if composee is None:
             if ccc != 0:
                 out.append((ch, change))

@@ -66,13 +66,29 @@ _PUNCT_ONLY_IN_UNICODE_9 = ((0x166D, 0x166D), (0x111C9, 0x111C9))
 
 
 @functools.lru_cache(maxsize=None)
-def _punctuation_char():
-    """One BERT punctuation character: ASCII punctuation or a Unicode P* category."""
+def _punctuation_ranges() -> list:
+    """BERT punctuation: ASCII punctuation or a Unicode P* category."""
     ascii_punct = [(0x21, 0x2F), (0x3A, 0x40), (0x5B, 0x60), (0x7B, 0x7E)]
     unicode_p = unicode_regex.difference(
         list(unicode_regex.category_set("P")), list(_PUNCT_NEWER_THAN_UNICODE_9))
-    ranges = unicode_regex.normalize(ascii_punct + unicode_p + list(_PUNCT_ONLY_IN_UNICODE_9))
-    return re.compile(unicode_regex.class_text(ranges))
+    return unicode_regex.normalize(ascii_punct + unicode_p + list(_PUNCT_ONLY_IN_UNICODE_9))
+
+
+@functools.lru_cache(maxsize=None)
+def _punctuation_char():
+    """One BERT punctuation character."""
+    return re.compile(unicode_regex.class_text(_punctuation_ranges()))
+
+
+@functools.lru_cache(maxsize=None)
+def _bert_pieces():
+    """BertPreTokenizer's pieces in one pattern: a punctuation character, or a run
+    of characters that are neither whitespace nor punctuation. Matching it once
+    gives what the whitespace split followed by the punctuation split gives."""
+    punct = _punctuation_ranges()
+    other = unicode_regex.normalize(list(unicode_regex.WHITE_SPACE) + punct)
+    return re.compile(unicode_regex.class_text(punct) + "|"
+                      + unicode_regex.class_text(other, negate=True) + "+")
 
 
 @functools.lru_cache(maxsize=None)
@@ -148,9 +164,15 @@ class BertPreTokenizer(PreTokenizer):
     """Split on whitespace, then isolate every punctuation character."""
 
     def pre_tokenize(self, pts):
-        space, punct = _whitespace_run(), _punctuation_char()
-        pts.split(lambda _, ns: ns.split(space, "removed"))
-        pts.split(lambda _, ns: ns.split(punct, "isolated"))
+        space, punct, pieces = _whitespace_run(), _punctuation_char(), _bert_pieces()
+        pts.split(lambda _, ns: ns.split(pieces, "removed", invert=True)
+                  if ns._align is None else _split_twice(ns, space, punct))
+
+
+def _split_twice(ns, space, punct):
+    # With a changed alignment, keep HF's two steps: a slice of a slice is
+    # what HF computes, and we do not rely on it equalling one direct slice.
+    return [piece for word in ns.split(space, "removed") for piece in word.split(punct, "isolated")]
 
 
 class Punctuation(PreTokenizer):

@@ -258,13 +258,20 @@ class ByteLevel(PreTokenizer):
     def _split(self, _, ns):
         if self.add_prefix_space and not ns.normalized.startswith(" "):
             ns.prepend(" ")
-        if self.use_regex:
-            return ns.split(byte_level.gpt2_regex(), "isolated")
-        return [ns]
+        pieces = ns.split(byte_level.gpt2_regex(), "isolated") if self.use_regex else [ns]
+        # Each piece becomes byte-level characters right away (HF does it in a
+        # second pass over the splits; the result is the same, one loop cheaper).
+        for piece in pieces:
+            text = piece.normalized
+            if piece._align is None and text.isascii():
+                # One byte per char: the alignment stays the identity.
+                piece.normalized = text.translate(_ASCII_BYTE_CHARS)
+            else:
+                _to_byte_chars(piece)
+        return pieces
 
     def pre_tokenize(self, pts):
         pts.split(self._split)
-        pts.normalize(_to_byte_chars)
 
     def to_dict(self):
         return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
@@ -274,16 +281,15 @@ class ByteLevel(PreTokenizer):
 def _to_byte_chars(ns) -> None:
     text = ns.normalized
     if text.isascii():
-        # One byte per character: a 1:1 map keeps the alignment as it is.
-        ns.map(_ascii_byte_chars().__getitem__)
+        # One byte per character: a 1:1 map (str.translate, in C) keeps the
+        # alignment as it is.
+        ns.translate(_ASCII_BYTE_CHARS)
     else:
         ns.transform(byte_level.transform_changes(text))
 
 
-@functools.lru_cache(maxsize=None)
-def _ascii_byte_chars() -> dict:
-    table = byte_level.bytes_to_unicode()
-    return {chr(b): table[b] for b in range(128)}
+# ord(ASCII char) -> its byte-level character, for str.translate.
+_ASCII_BYTE_CHARS = {b: c for b, c in byte_level.bytes_to_unicode().items() if b < 128}
 
 
 class Metaspace(PreTokenizer):

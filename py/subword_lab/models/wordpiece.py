@@ -42,6 +42,7 @@ class WordPiece(Model):
         # never builds "##" + substring.
         rest = {t[len(prefix):]: i for t, i in self.vocab.items() if t.startswith(prefix)}
         self._first = _prefix_table(self.vocab)
+        self._whole = {t: i for t, i in self._first.items() if i >= 0}
         self._rest = _prefix_table(rest)
         self._max_first = max(map(len, self.vocab), default=0)
         self._max_rest = max(map(len, rest), default=0)
@@ -60,6 +61,11 @@ class WordPiece(Model):
         n = len(sequence)
         if n > self.max_input_chars_per_word:
             return self._unk(n)
+        # Most words are whole vocabulary entries, and then the longest match at
+        # 0 is the word itself: one lookup instead of walking every prefix.
+        i = self._whole.get(sequence)
+        if i is not None:
+            return [Token(i, sequence, (0, n))]
         tokens = []
         prefix = self.continuing_subword_prefix
         table = self._first

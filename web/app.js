@@ -43,6 +43,8 @@ async function loadManifest() {
 const manifest = await loadManifest();
 const tokenize = new TokenizeView({ engine, urlState, manifest, root: document.getElementById("view-tokenize") });
 tokenize.start();
+performance.mark("subwordlab:interface"); // controls drawn and wired (bench/bench_page.py)
+engine.ready.then(() => performance.mark("subwordlab:ready"), () => {});
 
 // The automation contract (docs/automation.md). Stable: add, never change.
 window.subwordLab = {

@@ -21,6 +21,7 @@ export const MARKS = {
   "<0x…>": "<0xNN> is a single byte, used when a character is not in the vocabulary: the text is spelled out in its UTF-8 bytes.",
   "special": "Special tokens such as [CLS] and [SEP] are added by the tokenizer around your text; they do not come from the text itself.",
   "unknown": "An unknown token ([UNK], <unk>) stands for text the vocabulary cannot spell.",
+  "bytes": "In a byte-level vocabulary every character stands for one byte, so a letter outside plain ASCII shows up as two to four odd characters: “é” is the two bytes Ã©, and “ is âĢľ.",
   "␣": "␣ ↵ ⇥ show a space, line break or tab that is part of the token itself.",
 };
 
@@ -28,11 +29,12 @@ const BYTE_TOKEN = /^<0x[0-9A-Fa-f]{2}>$/;
 const UNKNOWN = new Set(["[UNK]", "<unk>", "<UNK>"]);
 
 // Split a token string into pieces to draw: {text, mark} where mark names the
-// legend entry (or is null for ordinary text). The pieces' texts, joined, are
-// the token "as shown" (literal whitespace drawn as ␣ ↵ ⇥).
-export function pieces(token, { special = false, model = "" } = {}) {
+// legend entry (null for ordinary text; "bytes" for text in a byte alphabet,
+// drawn plainly but explained). The pieces' texts, joined, are the token "as
+// shown" (literal whitespace drawn as ␣ ↵ ⇥ ␍).
+export function pieces(token, { special = false, model = "", unknown = false, byteLevel = false } = {}) {
   if (special) return [{ text: token, mark: UNKNOWN.has(token) ? "unknown" : "special" }];
-  if (UNKNOWN.has(token)) return [{ text: token, mark: "unknown" }];
+  if (unknown || UNKNOWN.has(token)) return [{ text: token, mark: "unknown" }];
   if (BYTE_TOKEN.test(token)) return [{ text: token, mark: "<0x…>" }];
   const out = [];
   let rest = token;
@@ -41,19 +43,22 @@ export function pieces(token, { special = false, model = "" } = {}) {
     rest = rest.slice(2);
   }
   let plain = "";
+  const flush = () => {
+    if (plain) out.push({ text: plain, mark: byteLevel && /[^\x00-\x7e]/.test(plain) ? "bytes" : null });
+    plain = "";
+  };
   for (const ch of rest) {
     let mark = null;
-    let shown = ch;
+    let shownAs = ch;
     if (ch === "▁") mark = "▁";
-    else if (model !== "WordPiece" && ch in BYTE_LEVEL) mark = ch;
-    else if (ch in LITERAL) { mark = "␣"; shown = LITERAL[ch]; }
+    else if (byteLevel && ch in BYTE_LEVEL) mark = ch;
+    else if (ch in LITERAL) { mark = "␣"; shownAs = LITERAL[ch]; }
     if (mark) {
-      if (plain) out.push({ text: plain, mark: null });
-      plain = "";
-      out.push({ text: shown, mark });
+      flush();
+      out.push({ text: shownAs, mark });
     } else plain += ch;
   }
-  if (plain) out.push({ text: plain, mark: null });
+  flush();
   return out;
 }
 
@@ -70,6 +75,7 @@ export function explain(token, options) {
     else if (p.mark === "unknown") notes.push("the unknown token: the vocabulary could not spell this text");
     else if (p.mark === "<0x…>") notes.push(`one raw byte, 0x${token.slice(3, 5).toUpperCase()}`);
     else if (p.mark === "##") notes.push("## = continues the previous piece of the same word");
+    else if (p.mark === "bytes") notes.push(`“${p.text}” is bytes in the byte alphabet, not letters`);
     else if (p.mark === "▁") notes.push("▁ = a space");
     else if (p.mark in BYTE_LEVEL) notes.push(`${p.mark} = a ${BYTE_LEVEL[p.mark]}`);
     else if (p.mark === "␣") {

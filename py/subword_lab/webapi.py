@@ -60,6 +60,25 @@ def _vocab_size(tokenizer):
         return tokenizer.get_vocab_size()
 
 
+def _unk_id(tokenizer):
+    """The id of the model's unknown token, if it has one (the page marks it)."""
+    model = getattr(tokenizer, "model", None)
+    unk = getattr(model, "unk_id", None)
+    if isinstance(unk, int):
+        return unk
+    token = getattr(model, "unk_token", None)
+    if isinstance(token, str):
+        return tokenizer.token_to_id(token)
+    return None
+
+
+def _byte_level(tokenizer) -> bool:
+    """True when tokens are spelled in GPT-2's byte alphabet (one character per byte)."""
+    parts = [getattr(tokenizer, "pre_tokenizer", None), getattr(tokenizer, "decoder", None)]
+    text = json.dumps([p.to_dict() for p in parts if p is not None and hasattr(p, "to_dict")])
+    return '"ByteLevel"' in text
+
+
 def open_path(key: str, path: str, name: str | None = None) -> str:
     """Load a tokenizer file with subword_lab.load and keep it under `key`."""
     from .loaders import load  # lazy: keeps `import subword_lab.webapi` cheap
@@ -73,7 +92,8 @@ def open_path(key: str, path: str, name: str | None = None) -> str:
     tokenizer = _plain(load(path))
     _TOKENIZERS[key] = tokenizer
     _INFO[key] = {"key": key, "name": name, "model": _model_kind(tokenizer),
-                  "vocab_size": _vocab_size(tokenizer)}
+                  "vocab_size": _vocab_size(tokenizer), "unk_id": _unk_id(tokenizer),
+                  "byte_level": _byte_level(tokenizer)}
     return json.dumps(_INFO[key])
 
 

@@ -264,3 +264,37 @@ def test_missing_preset_is_explained(app):
     option = app.page.locator("[data-testid=tokenizer-select] option[value=gpt2]")
     assert option.is_disabled()
     assert "missing from this build" in app.page.locator("#preset-note").text_content()
+
+
+@pytest.mark.parametrize("preset", ["gpt2", "bert-base-uncased"])
+def test_editing_in_the_middle_stays_exact(app, request, preset):
+    """The view reuses unchanged tokens; after edits anywhere it must still equal a fresh encoding."""
+    tokenizer = reference(request.getfixturevalue(PRESET_FILES[preset]))
+    app.open(f"?tokenizer={preset}")
+    box = app.page.get_by_test_id("text-input")
+    app.type_text(TEXTS[1] + " " + TEXTS[0])
+    edits = [(10, "XYZ "), (0, "Start, "), (40, "\n\n"), (25, "")]
+    for position, insert in edits:
+        box.evaluate("(el, p) => { el.focus(); el.setSelectionRange(p, p); }", position)
+        if insert:
+            app.page.keyboard.type(insert)
+        else:
+            app.page.keyboard.press("Backspace")
+            app.page.keyboard.press("Delete")
+        app.settled()
+        text = box.input_value()
+        ids, offsets = encoded(tokenizer, text)
+        shown = app.tokens()
+        assert [t[0] for t in shown] == ids
+        assert [[t[1], t[2]] for t in shown] == offsets
+        assert [int(el) for el in app.page.eval_on_selector_all(
+            "[data-testid=token]", "els => els.map(e => e.dataset.index)")] == list(range(len(ids)))
+        # The highlight layer under the text box holds exactly the text, each token's span in place.
+        layer = app.page.evaluate("""() => {
+            const b = document.getElementById('backdrop');
+            return [b.textContent, [...b.querySelectorAll('.seg')].map(s => [Number(s.dataset.index), s.textContent])];
+        }""")
+        assert layer[0].rstrip("\u200b") == text
+        for index, seg_text in layer[1]:
+            start, end = offsets[index]
+            assert seg_text == text[start:end]

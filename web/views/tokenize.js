@@ -57,6 +57,7 @@ export class TokenizeView {
     this.engine.ready.catch((error) => {
       this.el.tokens.dataset.status = "error";
       this.el.tokens.replaceChildren(paragraph("placeholder", `No tokens: ${error.message}`));
+      this.items = null;
       this.resolveWaiters();
     });
   }
@@ -295,6 +296,8 @@ export class TokenizeView {
       offsets: r ? r.offsets.map((o) => o.slice()) : [],
       encodedChars: r ? r.encoded_chars : 0,
       shownTokens: r ? Math.min(this.tokenLimit, r.ids.length) : 0,
+      renderedAt: this.renderedAt ?? null,
+      paintedAt: this.paintedAt ?? null,
     };
   }
 
@@ -318,94 +321,173 @@ export class TokenizeView {
   }
 
   // ------------------------------------------------------------------ drawing
+  // Draw a result. Typing changes a few tokens, so the elements of the unchanged
+  // head and tail are kept and only the middle is rebuilt: fresh elements cost
+  // the browser layout and text shaping, which is most of the time here.
   render(result, text, key) {
+    if (this.highlighted >= 0) this.highlight(-1);
     this.result = result;
     this.resultText = text;
-    const model = this.info.get(key)?.model || "";
+    const info = this.info.get(key) || {};
     const shown = Math.min(result.ids.length, this.tokenLimit);
-    const seen = new Set();
-    const fragment = document.createDocumentFragment();
-    for (let i = 0; i < shown; i++) {
-      const el = this.tokenElement(result, i, model, seen);
-      if (i === 0) el.tabIndex = 0;
-      fragment.append(el);
+    const { keys, parts } = this.itemKeys(result, text, shown);
+    if (this.renderKey !== key || !this.items) this.resetItems();
+    this.renderKey = key;
+    const old = this.items;
+    const oldKeys = this.keys;
+    let head = 0;
+    while (head < shown && head < old.length && keys[head] === oldKeys[head]) head++;
+    let tail = 0;
+    while (tail < shown - head && tail < old.length - head
+           && keys[shown - 1 - tail] === oldKeys[old.length - 1 - tail]) tail++;
+    // Replace the changed middle.
+    for (const item of old.slice(head, old.length - tail)) {
+      item.tok.remove();
+      item.bd.remove();
     }
-    if (!shown) fragment.append(paragraph("placeholder", text ? "No tokens." : "Type or paste some text above."));
-    this.el.tokens.replaceChildren(fragment);
+    const middle = [];
+    const tokFragment = document.createDocumentFragment();
+    const bdFragment = document.createDocumentFragment();
+    for (let i = head; i < shown - tail; i++) {
+      const item = this.makeItem(result, i, info, parts[i]);
+      middle.push(item);
+      tokFragment.append(item.tok);
+      bdFragment.append(item.bd);
+    }
+    const after = old[old.length - tail];
+    this.el.tokens.insertBefore(tokFragment, after ? after.tok : null);
+    this.el.backdrop.insertBefore(bdFragment, after ? after.bd : this.bdTail);
+    const items = old.slice(0, head).concat(middle, old.slice(old.length - tail));
+    // The kept tail may have moved in the text and in the list.
+    for (let i = shown - tail; i < shown; i++) this.placeItem(items[i], result, i);
+    if (items[0]) items[0].tok.tabIndex = 0;
+    if (old[0] && old[0] !== items[0] && old[0].tok.isConnected) old[0].tok.tabIndex = -1;
+    this.items = items;
+    this.keys = keys;
+    this.bdTail.data = text.slice(parts.end, Math.max(result.encoded_chars, Math.min(text.length, 200000))) + "\u200b";
+    this.el.backdrop.scrollTop = this.el.text.scrollTop;
+    this.placeholder.hidden = shown > 0;
+    this.placeholder.textContent = text ? "No tokens." : "Type or paste some text above.";
     this.el.tokens.dataset.status = "done";
     this.el.tokens.dataset.textLength = String(text.length);
-    this.drawBackdrop(result, text, shown);
     this.updateCounts(result, text);
     this.updateMore(result, text, shown);
-    this.updateLegend(seen);
-    this.highlighted = -1;
+    this.updateLegend(new Set(items.flatMap((item) => item.marks)));
+    // For bench/bench_page.py: when the DOM was updated, and when it was painted
+    // (the first task after the next animation frame runs after the paint).
+    this.renderedAt = performance.now();
+    const stamp = this.renderedAt;
+    requestAnimationFrame(() => setTimeout(() => {
+      if (this.renderedAt === stamp) this.paintedAt = performance.now();
+    }, 0));
   }
 
-  tokenElement(result, i, model, seen) {
+  resetItems() {
+    this.items = [];
+    this.keys = [];
+    this.placeholder = paragraph("placeholder", "");
+    this.el.tokens.replaceChildren(this.placeholder);
+    this.bdTail = document.createTextNode("");
+    this.el.backdrop.replaceChildren(this.bdTail);
+  }
+
+  // Per token: the text between it and the one before (gap) and its own text
+  // (seg) in the text box; and a key that is equal when nothing drawn differs.
+  itemKeys(result, text, shown) {
+    const keys = new Array(shown);
+    const parts = new Array(shown);
+    let pos = 0;
+    for (let i = 0; i < shown; i++) {
+      const [s, e] = result.offsets[i];
+      let gap = "";
+      let seg = null; // null: no characters of its own (special, or bytes of one character)
+      if (e > s && s >= pos) {
+        gap = text.slice(pos, s);
+        seg = text.slice(s, e);
+        pos = e;
+      }
+      parts[i] = { gap, seg };
+      keys[i] = `${result.ids[i]}\u0000${result.tokens[i]}\u0000${result.special[i]}\u0000${gap}\u0000${seg}`;
+    }
+    parts.end = pos;
+    return { keys, parts };
+  }
+
+  makeItem(result, i, info, part) {
+    const tok = this.tokenElement(result, i, info);
+    const bd = document.createElement("span");
+    if (part.gap) bd.append(part.gap);
+    let seg = null;
+    if (part.seg !== null) {
+      seg = document.createElement("span");
+      seg.className = "seg";
+      seg.style.setProperty("--h", String(hueOf(result.ids[i])));
+      seg.textContent = part.seg;
+      bd.append(seg);
+    }
+    const item = { tok: tok.el, bd, seg, marks: tok.marks };
+    this.placeItem(item, result, i);
+    return item;
+  }
+
+  placeItem(item, result, i) {
+    const [start, end] = result.offsets[i];
+    const data = item.tok.dataset;
+    data.start = String(start);
+    data.end = String(end);
+    data.index = String(i);
+    if (item.seg) item.seg.dataset.index = String(i);
+  }
+
+  tokenOptions(result, i, info) {
+    return {
+      special: Boolean(result.special[i]),
+      model: info.model || "",
+      unknown: info.unk_id !== null && info.unk_id !== undefined && result.ids[i] === info.unk_id,
+      byteLevel: Boolean(info.byte_level),
+    };
+  }
+
+  tokenElement(result, i, info) {
     const el = document.createElement("span");
     const id = result.ids[i];
-    const [start, end] = result.offsets[i];
     el.className = "tok";
     el.setAttribute("role", "option");
     el.setAttribute("aria-selected", "false");
     el.tabIndex = -1;
     el.dataset.testid = "token";
     el.dataset.tokenId = String(id);
-    el.dataset.start = String(start);
-    el.dataset.end = String(end);
-    el.dataset.index = String(i);
     el.style.setProperty("--h", String(hueOf(id)));
-    const special = Boolean(result.special[i]);
-    if (special) el.classList.add("special");
+    const options = this.tokenOptions(result, i, info);
+    if (options.special) el.classList.add("special");
     const body = document.createElement("span"); // the text; the id is drawn under it by CSS
     body.className = "t";
     el.append(body);
-    for (const piece of pieces(result.tokens[i], { special, model })) {
-      if (piece.mark) {
-        seen.add(piece.mark);
-        if (piece.mark === "special" || piece.mark === "unknown") {
-          el.classList.add(piece.mark);
-          body.append(piece.text);
-        } else {
-          const mark = document.createElement("span");
-          mark.className = "mark";
-          mark.textContent = piece.text;
-          body.append(mark);
-        }
+    const marks = [];
+    for (const piece of pieces(result.tokens[i], options)) {
+      if (piece.mark) marks.push(piece.mark);
+      if (piece.mark === "special" || piece.mark === "unknown") {
+        el.classList.add(piece.mark);
+        body.append(piece.text);
+      } else if (piece.mark && piece.mark !== "bytes") {
+        const mark = document.createElement("span");
+        mark.className = "mark";
+        mark.textContent = piece.text;
+        body.append(mark);
       } else body.append(piece.text);
     }
-    return el;
+    return { el, marks };
   }
 
-  drawBackdrop(result, text, shown) {
-    const fragment = document.createDocumentFragment();
-    const end = result.encoded_chars;
-    let pos = 0;
-    this.segments = new Array(shown).fill(null);
-    let last = null;
-    for (let i = 0; i < shown; i++) {
-      const [s, e] = result.offsets[i];
-      if (e <= s) continue;
-      if (s < pos) { // shares characters with the token before (bytes of one character)
-        this.segments[i] = last;
-        continue;
-      }
-      if (s > pos) fragment.append(text.slice(pos, s));
-      const seg = document.createElement("span");
-      seg.className = "seg";
-      seg.dataset.index = String(i);
-      seg.style.setProperty("--h", String(hueOf(result.ids[i])));
-      seg.textContent = text.slice(s, e);
-      fragment.append(seg);
-      this.segments[i] = seg;
-      last = seg;
-      pos = e;
+  // The highlight layer's element for token i: its own span, or the span of the
+  // token it shares characters with (the bytes of one character).
+  segmentOf(index) {
+    for (let i = index; i >= 0 && this.items && i < this.items.length; i--) {
+      if (this.items[i].seg) return this.items[i].seg;
+      const [s, e] = this.result.offsets[i];
+      if (i === index && e <= s) return null;
     }
-    // The rest keeps the layout in step with the text box (up to a sane size).
-    fragment.append(text.slice(pos, Math.max(end, Math.min(text.length, 200000))));
-    fragment.append("\u200b");
-    this.el.backdrop.replaceChildren(fragment);
-    this.el.backdrop.scrollTop = this.el.text.scrollTop;
+    return null;
   }
 
   updateCounts(result, text = "") {
@@ -444,7 +526,7 @@ export class TokenizeView {
 
   updateLegend(seen) {
     const items = [];
-    for (const mark of ["Ġ", "Ċ", "ĉ", "▁", "##", "<0x…>", "␣", "special", "unknown"]) {
+    for (const mark of ["Ġ", "Ċ", "ĉ", "bytes", "▁", "##", "<0x…>", "␣", "special", "unknown"]) {
       if (!seen.has(mark)) continue;
       const li = document.createElement("li");
       li.textContent = MARKS[mark];
@@ -460,7 +542,7 @@ export class TokenizeView {
 
   // ------------------------------------------------------------------ linking text and tokens
   tokenAt(index) {
-    return this.el.tokens.querySelector(`[data-index="${index}"]`);
+    return this.items?.[index]?.tok || null;
   }
 
   highlight(index, { from = "", reveal = false } = {}) {
@@ -469,7 +551,7 @@ export class TokenizeView {
     if (old >= 0) {
       this.tokenAt(old)?.classList.remove("hl");
       this.tokenAt(old)?.setAttribute("aria-selected", "false");
-      this.segments?.[old]?.classList.remove("hl");
+      this.segmentOf(old)?.classList.remove("hl");
     }
     this.highlighted = index;
     if (index < 0 || !this.result) {
@@ -479,7 +561,7 @@ export class TokenizeView {
     const el = this.tokenAt(index);
     el?.classList.add("hl");
     el?.setAttribute("aria-selected", "true");
-    const seg = this.segments?.[index];
+    const seg = this.segmentOf(index);
     seg?.classList.add("hl");
     if (reveal && seg) this.revealInText(seg);
     if (from === "text" && el) this.revealToken(el);
@@ -488,15 +570,13 @@ export class TokenizeView {
 
   describe(index) {
     const r = this.result;
-    const model = this.info.get(this.current)?.model || "";
     const token = r.tokens[index];
     const [s, e] = r.offsets[index];
-    const special = Boolean(r.special[index]);
     const covered = this.resultText.slice(s, e);
     const where = e > s
       ? `covers characters ${fmt(s)}–${fmt(e)} of the text: ${JSON.stringify(covered)}`
       : "covers no characters of the text";
-    const note = explain(token, { special, model });
+    const note = explain(token, this.tokenOptions(r, index, this.info.get(this.current) || {}));
     this.el.inspector.textContent =
       `Token ${fmt(index + 1)} of ${fmt(r.ids.length)}: ${JSON.stringify(token)}, id ${r.ids[index]}, ${where}.` +
       (note ? ` ${note[0].toUpperCase()}${note.slice(1)}.` : "");

@@ -1,0 +1,127 @@
+"""The page's start-up and typing speed, in one headless Chromium run.
+
+Measures, with a fresh browser context (empty cache) for every load:
+  - navigation to `ready` (Python up, Subword Lab installed, the first tokens drawn
+    come after) against a bare page that only starts the same Pyodide in the
+    same kind of worker: the ratio is what Subword Lab adds;
+  - the time until the interface is drawn (first contentful paint) and wired;
+  - a key pressed in a 10 KB text until its tokens are drawn, for each preset.
+Absolute times vary with the machine; the ratio is the figure to compare.
+
+    python3 build.py bench            (or: .venv/bin/python bench/bench_page.py)
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import threading
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+import assets  # noqa: E402
+import build  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+KEYS = int(os.environ.get("BENCH_KEYS", "15"))
+READY = "html[data-engine=ready]"
+
+
+def chromium_path():
+    return os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE") or build.shutil.which("chromium")
+
+
+def load_once(browser, url, mark):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector(READY, state="attached", timeout=180_000)
+    timings = page.evaluate("""(mark) => {
+        const ready = performance.getEntriesByName(mark)[0].startTime;
+        const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+        const ui = performance.getEntriesByName('subwordlab:interface')[0];
+        return {ready, fcp: fcp ? fcp.startTime : null, interface: ui ? ui.startTime : null};
+    }""", mark)
+    context.close()
+    return timings
+
+
+def keypress_times(browser, url, text, preset):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{url}/?tokenizer={preset}")
+    page.wait_for_selector(READY, state="attached", timeout=180_000)
+    page.evaluate("async (t) => { await window.subwordLab.setText(t); }", text)
+    page.evaluate("""() => {
+        const box = document.querySelector('[data-testid=text-input]');
+        box.addEventListener('keydown', (e) => { window.__keyAt = e.timeStamp; });
+        box.focus();
+        box.setSelectionRange(box.value.length, box.value.length);
+    }""")
+    times = []
+    for i in range(KEYS):
+        page.keyboard.type("ab"[i % 2])
+        page.evaluate("async () => await window.subwordLab.settled()")
+        # Wait for the paint after the update, then read both stamps.
+        state = page.evaluate("""() => new Promise((done) => requestAnimationFrame(() =>
+            setTimeout(() => requestAnimationFrame(() => setTimeout(() => done(window.subwordLab.state()), 0)), 0)))""")
+        key_at = page.evaluate("window.__keyAt")
+        times.append(state["paintedAt"] - key_at)
+    tokens = len(state["ids"])
+    context.close()
+    return times, tokens
+
+
+def main() -> int:
+    if not (build.DIST / "bench" / "bare.html").exists():
+        build.build()
+    server = build.make_server(build.DIST, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    text = assets.fetch(["botchan.txt"], quiet=True)["botchan.txt"].read_text(encoding="utf-8")
+    text = text[:10_000]
+    results = {"rounds": ROUNDS, "keys": KEYS}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=ARGS)
+        ours, bare = [], []
+        for _ in range(ROUNDS):  # interleaved, so drift hits both alike
+            bare.append(load_once(browser, f"{url}/bench/bare.html", "bare:ready"))
+            ours.append(load_once(browser, f"{url}/", "subwordlab:ready"))
+        keys = {preset: keypress_times(browser, url, text, preset)
+                for preset in ("gpt2", "bert-base-uncased", "botchan-unigram")}
+        browser.close()
+    server.shutdown()
+
+    med = statistics.median
+    ours_ready = med(t["ready"] for t in ours)
+    bare_ready = med(t["ready"] for t in bare)
+    results.update({
+        "ours_ready_ms": ours_ready, "bare_ready_ms": bare_ready, "ratio": ours_ready / bare_ready,
+        "first_paint_ms": med(t["fcp"] for t in ours),
+        "interface_ms": med(t["interface"] for t in ours),
+        "keypress_ms": {p: {"median": med(v), "max": max(v), "tokens": n} for p, (v, n) in keys.items()},
+    })
+    print(f"\nSubword Lab page, headless Chromium, median of {ROUNDS} cold loads / {KEYS} keys")
+    print(f"{'measure':<46}{'ms':>10}{'ratio':>9}")
+    print(f"{'bare Pyodide page: navigation to ready':<46}{bare_ready:>10.0f}{1:>9.2f}")
+    print(f"{'Subword Lab: navigation to ready':<46}{ours_ready:>10.0f}{ours_ready / bare_ready:>9.2f}")
+    print(f"{'Subword Lab: first contentful paint':<46}{results['first_paint_ms']:>10.0f}")
+    print(f"{'Subword Lab: interface drawn and wired':<46}{results['interface_ms']:>10.0f}")
+    for preset, row in results["keypress_ms"].items():
+        label = f"key in 10 KB text -> tokens painted ({preset})"
+        print(f"{label:<46}{row['median']:>10.1f}   (max {row['max']:.0f}, {row['tokens']:,} tokens)")
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "page.json").write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

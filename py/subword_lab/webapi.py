@@ -172,3 +172,27 @@ def encode(key: str, text: str, limit=None) -> str:
     result["encoded_chars"] = len(head) + len(_ASTRAL.findall(head))
     result["total_chars"] = len(text) + len(_ASTRAL.findall(text))
     return json.dumps(result, ensure_ascii=False)
+
+
+def trace_encode(args_json: str, emit) -> str:
+    """Encode with the step events of docs/events.md streamed to `emit` (one JSON string each).
+
+    args: {"key": tokenizer key, "text": str}. Returns the encoding, as `encode` does.
+    The worker batches what `emit` receives (the `call` command in worker.js).
+    """
+    args = json.loads(args_json)
+    tokenizer = _TOKENIZERS.get(args.get("key"))
+    if tokenizer is None:
+        raise SubwordLabError(f"no tokenizer named {args.get('key')!r} is open")
+    text = str(args.get("text", ""))
+    count = 0
+
+    def on_event(event):
+        nonlocal count
+        count += 1
+        emit(json.dumps(event, ensure_ascii=False, default=list))
+
+    encoding = tokenizer.encode(text, on_event=on_event)
+    return json.dumps({"ids": list(encoding.ids), "tokens": list(encoding.tokens),
+                       "offsets": _utf16_offsets(text, encoding.offsets), "events": count},
+                      ensure_ascii=False)

@@ -298,3 +298,43 @@ def test_editing_in_the_middle_stays_exact(app, request, preset):
         for index, seg_text in layer[1]:
             start, end = offsets[index]
             assert seg_text == text[start:end]
+
+
+def test_events_stream_in_batches(app, gpt2_tiktoken):
+    """Python's step events reach the page through the worker's batches, all of them, in order."""
+    app.open("?tokenizer=gpt2")
+    text = "Events flow from Python to the page. " * 40
+    out = app.page.evaluate("""async (text) => {
+        const batches = [];
+        const stop = window.subwordLab.onEvents((batch) => batches.push(batch));
+        const result = await window.subwordLab.call("trace_encode", { key: "gpt2", text });
+        stop();
+        return { result, sizes: batches.map((b) => b.length), events: batches.flat() };
+    }""", text)
+    want = []
+    tokenizer = reference(gpt2_tiktoken)
+    encoding = tokenizer.encode(text, on_event=want.append)
+    assert out["result"]["ids"] == list(encoding.ids)
+    assert out["result"]["events"] == len(want) == sum(out["sizes"])
+    assert [e["type"] for e in out["events"]] == [e["type"] for e in want]
+    assert max(out["sizes"]) <= 500
+
+
+def test_drop_a_file_on_the_page(app, tmp_path):
+    vocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nhello\nworld\n##s\n,\n"
+    app.open()
+    app.page.evaluate("""(vocab) => {
+        const data = new DataTransfer();
+        data.items.add(new File([vocab], "tiny-vocab.txt", { type: "text/plain" }));
+        for (const type of ["dragenter", "dragover", "drop"]) {
+            document.querySelector("main").dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+        }
+    }""", vocab)
+    app.page.locator("#opened-group option").first.wait_for(state="attached")
+    app.settled()
+    assert "tiny-vocab.txt" in app.page.get_by_test_id("tokenizer-select").locator("option:checked").text_content()
+    path = tmp_path / "vocab.txt"
+    path.write_text(vocab)
+    app.type_text("hello worlds, hello")
+    assert app.ids() == encoded(reference(path), "hello worlds, hello")[0]
+    assert not app.page.locator("#dropzone").is_visible()

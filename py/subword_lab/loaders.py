@@ -332,22 +332,23 @@ def read_tiktoken(path: Path) -> dict:
     return ranks
 
 
-def tiktoken_merges(ranks: dict) -> list:
+def tiktoken_merges(ranks: dict, chars=None) -> list:
     """Merges that make HF-style BPE reproduce tiktoken's rank-based merging.
 
     tiktoken merges, at each step, the adjacent pair whose concatenation has the
     lowest rank (leftmost on a tie). So every split (left, right) of a token into
     two ranked tokens is a merge, and its priority is the rank of the token it makes.
     Returned as (left, right, product rank) in byte-level characters, sorted by rank.
+    `chars` (token bytes -> byte-level text) saves encoding every token again.
     """
-    merges = []
-    for token, rank in ranks.items():
-        for cut in range(1, len(token)):
-            left, right = token[:cut], token[cut:]
-            if left in ranks and right in ranks:
-                merges.append((rank, ranks[left], left, right))
+    # A comprehension rather than nested loops with append: ~100,000 merges for
+    # GPT-2, and this runs at every load.
+    merges = [(rank, ranks[left], left, right)
+              for token, rank in ranks.items() for cut in range(1, len(token))
+              if (left := token[:cut]) in ranks and (right := token[cut:]) in ranks]
     merges.sort()
-    chars = {token: byte_level.encode_bytes(token) for token in ranks}
+    if chars is None:
+        chars = {token: byte_level.encode_bytes(token) for token in ranks}
     return [(chars[left], chars[right], rank) for rank, _, left, right in merges]
 
 
@@ -359,13 +360,8 @@ def _rank_by_product(bpe, merges) -> None:
     alone would rank them apart). The BPE model keeps its merges as
     (left id, right id) -> (rank, new id); we set the ranks there.
     """
-    vocab = bpe.vocab
-    table = bpe._merges
-    for left, right, rank in merges:
-        key = (vocab[left], vocab[right])
-        table[key] = (rank, table[key][1])
-    if hasattr(bpe, "clear_cache"):
-        bpe.clear_cache()
+    bpe._build_merges([(a, b) for a, b, _ in merges], [rank for _, _, rank in merges])
+    bpe.clear_cache()
 
 
 _TIKTOKEN_OPTIONS = {"pattern", "special_tokens", "name"}
@@ -395,12 +391,14 @@ def load_tiktoken(path, **options) -> Tokenizer:
 
 def _tiktoken(ranks, pattern, specials):
     enc = byte_level.encode_bytes
-    vocab = {enc(token): rank for token, rank in ranks.items()}
-    merges = tiktoken_merges(ranks)
+    chars = {token: enc(token) for token in ranks}
+    vocab = {chars[token]: rank for token, rank in ranks.items()}
+    merges = tiktoken_merges(ranks, chars)
     for token, i in specials.items():
         vocab.setdefault(token, i)
-    # ignore_merges: tiktoken takes a piece that is itself a token as it is.
-    bpe = models.BPE(vocab, [(a, b) for a, b, _ in merges], ignore_merges=True)
+    # ignore_merges: tiktoken takes a piece that is itself a token as it is. The
+    # merges are built once, with their product ranks (_rank_by_product).
+    bpe = models.BPE(vocab, None, ignore_merges=True)
     _rank_by_product(bpe, merges)
     tok = Tokenizer(bpe)
     tok.pre_tokenizer = _tiktoken_pre_tokenizer(pattern)
@@ -501,7 +499,7 @@ def _spm_bpe(pieces, trainer):
                 found.append((rank_of_score[score], vocab[left], left, right))
     found.sort()
     merges = [(left, right, rank) for rank, _, left, right in found]
-    bpe = _SentencePieceBPE(vocab, [(a, b) for a, b, _ in merges],
+    bpe = _SentencePieceBPE(vocab, None,
                             unk_token=pieces[trainer.unk_id].piece, fuse_unk=True,
                             byte_fallback=trainer.byte_fallback)
     _rank_by_product(bpe, merges)

@@ -18,13 +18,10 @@ def _prefix_table(pieces: dict) -> dict:
     Walking forward through this table finds the longest match in one pass and
     stops as soon as no piece can continue, instead of trying every window.
     """
-    table = {}
-    for piece, i in pieces.items():
-        for k in range(1, len(piece)):
-            table.setdefault(piece[:k], -1)
-    for piece, i in pieces.items():
-        if piece:
-            table[piece] = i
+    # Built with a set and dict.fromkeys rather than a setdefault per prefix:
+    # this runs at every load, for vocabularies of 30,000+ pieces.
+    table = dict.fromkeys({piece[:k] for piece in pieces for k in range(1, len(piece))}, -1)
+    table.update((piece, i) for piece, i in pieces.items() if piece)
     return table
 
 
@@ -42,7 +39,7 @@ class WordPiece(Model):
         # never builds "##" + substring.
         rest = {t[len(prefix):]: i for t, i in self.vocab.items() if t.startswith(prefix)}
         self._first = _prefix_table(self.vocab)
-        self._whole = {t: i for t, i in self._first.items() if i >= 0}
+        self._whole = {t: i for t, i in self.vocab.items() if t}  # _first's full pieces
         self._rest = _prefix_table(rest)
         self._max_first = max(map(len, self.vocab), default=0)
         self._max_rest = max(map(len, rest), default=0)

@@ -189,7 +189,8 @@ def build_wheel(out_dir: Path) -> Path:
     files: list[tuple[str, bytes]] = []
     package = ROOT / "py" / "subword_lab"
     for path in sorted(package.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix in {".py", ".json", ".txt"}:
+        # Every file of the package (data tables too), never bytecode.
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".pyc", ".pyo"}:
             files.append((path.relative_to(ROOT / "py").as_posix(), path.read_bytes()))
     metadata = (f"Metadata-Version: 2.1\nName: subword-lab\nVersion: {version}\n"
                 "Summary: BPE, WordPiece and Unigram tokenizers in pure Python\n"

@@ -33,8 +33,9 @@ const UNKNOWN = new Set(["[UNK]", "<unk>", "<UNK>"]);
 // drawn plainly but explained). The pieces' texts, joined, are the token "as
 // shown" (literal whitespace drawn as ␣ ↵ ⇥ ␍).
 export function pieces(token, { special = false, model = "", unknown = false, byteLevel = false } = {}) {
-  if (special) return [{ text: token, mark: UNKNOWN.has(token) ? "unknown" : "special" }];
-  if (unknown || UNKNOWN.has(token)) return [{ text: token, mark: "unknown" }];
+  const visible = token.replace(/[ \n\t\r]/g, (ch) => LITERAL[ch]);
+  if (special) return [{ text: visible, mark: UNKNOWN.has(token) ? "unknown" : "special" }];
+  if (unknown || UNKNOWN.has(token)) return [{ text: visible, mark: "unknown" }];
   if (BYTE_TOKEN.test(token)) return [{ text: token, mark: "<0x…>" }];
   const out = [];
   let rest = token;

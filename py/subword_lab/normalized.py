@@ -44,11 +44,13 @@ def _identity(n, start=0):
     return list(zip(range(start, start + n), range(start + 1, start + n + 1)))
 
 
-def _plain(new, text, shift):
-    """A NormalizedString over unchanged `text` (identity alignment), built
-    without __init__'s keyword handling: pre-tokenizers make one per piece."""
+def _plain(new, text, shift, original=None):
+    """A NormalizedString whose char i comes from original char i (identity
+    alignment; `original` defaults to `text`), built without __init__'s keyword
+    handling: pre-tokenizers make one per piece."""
     ns = new(NormalizedString)
-    ns.original = ns.normalized = text
+    ns.normalized = text
+    ns.original = text if original is None else original
     ns._align = None
     ns._shift = shift
     return ns
@@ -392,6 +394,11 @@ class NormalizedString:
         """Every match of `pattern` (a str, or a compiled re.Pattern) becomes
         `content`; the new chars take the span of the last matched char."""
         text = self.normalized
+        if isinstance(pattern, str) and len(pattern) == 1 and len(content) == 1:
+            # One char for one char: every new char takes its old char's span,
+            # so the alignment (even an identity one) stays as it is.
+            self.normalized = text.replace(pattern, content)
+            return self
         matches = [m for m, is_match in find_matches(pattern, text) if is_match]
         if not matches:
             return self
@@ -428,7 +435,13 @@ class NormalizedString:
         if start == end:
             # HF maps an empty normalized span to the same numbers in original.
             o_end = o_start
-        align = [(a - o_start, b - o_start) for a, b in self._align[start:end]]
+        part = self._align[start:end]
+        if o_end - o_start == end - start and part == _identity(end - start, o_start):
+            # The piece is unchanged text (say "▁word" where "▁" replaced a space):
+            # an identity alignment keeps every later step on the fast paths.
+            return _plain(NormalizedString.__new__, self.normalized[start:end],
+                          self._shift + o_start, self.original[o_start:o_end])
+        align = [(a - o_start, b - o_start) for a, b in part]
         return NormalizedString(
             self.original[o_start:o_end], _normalized=self.normalized[start:end],
             _align=align, _shift=self._shift + o_start)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import base64
 import re
+from functools import lru_cache
 from itertools import repeat
-import unicodedata
 
+from . import unicode_tables
 from .errors import SubwordLabError
-from .normalized import RUST_WHITESPACE, NormalizedString
+from .normalized import NormalizedString
 from .precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
 
 __all__ = [
@@ -64,44 +65,38 @@ class Lowercase(Normalizer):
         ns.lowercase()
 
 
-def _is_mark(ch: str) -> bool:
-    return unicodedata.category(ch) in ("Mn", "Mc", "Me")
+def _strip(ns, table):
+    """Remove every char of the unicode_tables `table` from ns."""
+    text = ns.normalized
+    if not text.isascii():
+        marks = unicode_tables.pattern(table)
+        if marks.search(text):
+            ns.filter(lambda c: marks.match(c) is None)
 
 
 class StripAccents(Normalizer):
-    """Removes every combining mark (categories Mn, Mc and Me, as HF's
-    `is_combining_mark`); pair it with NFD to strip accents from letters."""
+    """Removes every combining mark (categories Mn, Mc and Me in HF's own
+    table, which is older than this Python's); pair it with NFD to strip
+    accents from letters."""
 
     def normalize(self, ns):
-        text = ns.normalized
-        if not text.isascii() and any(_is_mark(c) for c in set(text)):
-            ns.filter(lambda c: not _is_mark(c))
+        _strip(ns, "strip_accents")
 
 
 # ----- BertNormalizer ---------------------------------------------------------
 
+# clean_text's sets (control/format/private-use chars, NUL and U+FFFD removed;
+# whitespace but " " made a space) come from HF's own tables (unicode_tables).
 _ASCII_REMOVED = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-# Format characters newer than the Unicode tables HF's `unicode_categories`
-# crate carries: HF keeps them, so we do too.
-_NEWER_FORMAT = frozenset([0x0890, 0x0891, 0x08E2, 0x110CD] + list(range(0x13430, 0x13440)))
-_WHITESPACE_TO_SPACE = {ord(c): " " for c in RUST_WHITESPACE | {"\t", "\n", "\r"} if c != " "}
-_WS_SEARCH = re.compile("[" + "".join(sorted(RUST_WHITESPACE - {" "})) + "]")
 _CHINESE = re.compile(
     "[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f"
     "\U0002b740-\U0002b81f\U0002b920-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f]"
 )
 
 
-def _bert_keeps(ch: str) -> bool:
-    """clean_text drops NUL, U+FFFD and control/format/private-use chars, but
-    keeps tab, newline and carriage return (they become spaces)."""
-    if ch in "\t\n\r":
-        return True
-    if ch == "\ufffd":
-        return False
-    if unicodedata.category(ch) in ("Cc", "Cf", "Co"):
-        return ord(ch) in _NEWER_FORMAT
-    return True
+@lru_cache(maxsize=None)
+def _whitespace_to_space():
+    return {ord(c): " " for c in unicode_tables.charset("bert_space")}
 
 
 class BertNormalizer(Normalizer):
@@ -126,22 +121,18 @@ class BertNormalizer(Normalizer):
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
         if strip and not ns.normalized.isascii():
             ns.nfd()
-            if any(unicodedata.category(c) == "Mn" for c in set(ns.normalized)):
-                ns.filter(lambda c: unicodedata.category(c) != "Mn")
+            _strip(ns, "bert_mn")  # Mn only, from its own table again
         if self.lowercase:
             ns.lowercase()
 
     @staticmethod
     def _clean(ns):
         text = ns.normalized
-        if text.isascii():
-            dirty = _ASCII_REMOVED.search(text) is not None
-        else:
-            dirty = not all(_bert_keeps(c) for c in set(text))
-        if dirty:
-            ns.filter(_bert_keeps)
-        if _WS_SEARCH.search(ns.normalized):
-            ns.translate(_WHITESPACE_TO_SPACE)
+        removed = _ASCII_REMOVED if text.isascii() else unicode_tables.pattern("bert_control")
+        if removed.search(text):
+            ns.filter(lambda c: removed.match(c) is None)
+        if unicode_tables.pattern("bert_space").search(ns.normalized):
+            ns.translate(_whitespace_to_space())
 
     def to_dict(self):
         return {"type": "BertNormalizer", "clean_text": self.clean_text,

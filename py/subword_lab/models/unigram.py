@@ -31,9 +31,9 @@ def _prefix_table(pieces) -> dict:
     Walking a word forward through this dict finds all pieces starting at a position
     and stops at the first prefix no piece has: a trie made of one hash lookup per step.
     """
-    table = dict.fromkeys({piece[:k] for piece in pieces for k in range(1, len(piece))}, -1)
+    table = {piece[:k]: -1 for piece in pieces for k in range(1, len(piece))}
     # a repeated piece keeps its last id, as HF's map does
-    table.update((piece, i) for i, piece in enumerate(pieces) if piece)
+    table.update({piece: i for i, piece in enumerate(pieces) if piece})
     return table
 
 

@@ -18,10 +18,10 @@ def _prefix_table(pieces: dict) -> dict:
     Walking forward through this table finds the longest match in one pass and
     stops as soon as no piece can continue, instead of trying every window.
     """
-    # Built with a set and dict.fromkeys rather than a setdefault per prefix:
+    # Comprehensions rather than a setdefault per prefix:
     # this runs at every load, for vocabularies of 30,000+ pieces.
-    table = dict.fromkeys({piece[:k] for piece in pieces for k in range(1, len(piece))}, -1)
-    table.update((piece, i) for piece, i in pieces.items() if piece)
+    table = {piece[:k]: -1 for piece in pieces for k in range(1, len(piece))}
+    table.update({piece: i for piece, i in pieces.items() if piece})
     return table
 
 

@@ -240,7 +240,8 @@ class Precompiled(Normalizer):
         if self.charsmap is not None:
             starters = "".join(chr(i) for i in range(128) if self.charsmap.may_start(chr(i)))
         self._segments = segment_pattern(starters)
-        self._ascii_starters = re.compile("[" + re.escape(starters) + "]") if starters else None
+        ascii_keys = self.charsmap.ascii_key_starters() if self.charsmap is not None else ""
+        self._ascii_starters = re.compile("[" + re.escape(ascii_keys) + "]") if ascii_keys else None
         self._starts = {}
 
     def _may_start(self, ch):

@@ -94,6 +94,28 @@ class CharsMap:
         length, value = found[-1]
         return length, self.replacement(value)
 
+    def ascii_key_starters(self) -> str:
+        """The ASCII characters that begin a key made only of ASCII bytes.
+
+        Plain ASCII text can only match such keys, so text without any of these
+        characters passes through unchanged (the common case, checked with one regex)."""
+        units, found = self.units, set()
+        if not units:
+            return ""
+        stack = [(_offset(units[0]), None)]
+        while stack:
+            node, first = stack.pop()
+            for byte in range(1, 128):
+                pos = node ^ byte
+                if pos >= len(units) or (units[pos] & 0x800000FF) != byte:
+                    continue
+                child = pos ^ _offset(units[pos])
+                start = chr(byte) if first is None else first
+                if (units[pos] >> 8) & 1:
+                    found.add(start)
+                stack.append((child, start))
+        return "".join(sorted(found))
+
     def may_start(self, ch: str) -> bool:
         """Whether some key begins with `ch` (else `ch` is never rewritten)."""
         units = self.units

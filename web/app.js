@@ -2,6 +2,7 @@
 import { Engine } from "./engine.js";
 import * as urlState from "./urlstate.js";
 import { TokenizeView } from "./views/tokenize.js";
+import { ViewSwitcher } from "./views.js";
 
 const root = document.documentElement;
 root.dataset.engine = "loading";
@@ -43,6 +44,8 @@ async function loadManifest() {
 const manifest = await loadManifest();
 const tokenize = new TokenizeView({ engine, urlState, manifest, root: document.getElementById("view-tokenize") });
 tokenize.start();
+const views = new ViewSwitcher({ engine, urlState, manifest, tokenize });
+views.start();
 performance.mark("subwordlab:interface"); // controls drawn and wired (bench/bench_page.py)
 engine.ready.then(() => performance.mark("subwordlab:ready"), () => {});
 
@@ -59,4 +62,7 @@ window.subwordLab = {
   state: () => tokenize.state(),
   onEvents: (fn) => engine.onEvents(fn),
   call: (name, args) => engine.request("call", { name, args }),
+  view: () => views.current,
+  showView: (name) => views.show(name),
+  player: () => views.player,
 };

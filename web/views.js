@@ -1,0 +1,83 @@
+// Switching between the page's views (URL parameter `view`), and the one player they share.
+//
+// The tokenize view is always built (it is the default and the page's first paint). The
+// others are ES modules loaded the first time they are shown. Each module exports
+// `createView(context)` returning {activate(), deactivate(), settled?()}; `context` holds
+// {engine, urlState, manifest, tokenize, player, root, placePlayer}. A view builds its own DOM
+// inside `root` (no ids: several copies may live on one page when embedded) and hands the
+// player a timeline when it has steps to show.
+import { Player } from "./player.js";
+
+export const VIEW_NAMES = ["tokenize", "pipeline", "train", "encode", "compare"];
+const MODULES = {
+  pipeline: "./views/pipeline.js",
+  train: "./views/train.js",
+  encode: "./views/encode.js",
+  compare: "./views/compare.js",
+};
+
+export class ViewSwitcher {
+  constructor({ engine, urlState, manifest, tokenize, doc = document }) {
+    this.context = { engine, urlState, manifest, tokenize };
+    this.doc = doc;
+    this.current = null;
+    this.instances = new Map();
+    this.slot = doc.getElementById("player-slot");
+    this.player = new Player({
+      container: this.slot,
+      scope: doc.getElementById("main"),
+      onPosition: (k) => { if (this.current !== "tokenize") urlState.set({ step: k }); },
+    });
+  }
+
+  start() {
+    for (const link of this.doc.querySelectorAll("#view-tabs [data-view]")) {
+      link.addEventListener("click", (event) => {
+        if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        this.show(link.dataset.view);
+      });
+    }
+    const wanted = this.context.urlState.get("view", "tokenize");
+    this.show(VIEW_NAMES.includes(wanted) ? wanted : "tokenize", { initial: true });
+  }
+
+  async show(name, { initial = false } = {}) {
+    if (!VIEW_NAMES.includes(name)) throw new Error(`unknown view ${name}`);
+    if (name === this.current) return this.instances.get(name);
+    this.instances.get(this.current)?.deactivate?.();
+    this.current = name;
+    for (const section of this.doc.querySelectorAll("main > section.view")) {
+      section.hidden = section.id !== `view-${name}`;
+    }
+    for (const link of this.doc.querySelectorAll("#view-tabs [data-view]")) {
+      if (link.dataset.view === name) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+    this.slot.hidden = true; // a view shows the player when it has a timeline
+    if (!initial) {
+      // Another view's parameters do not carry over, except the text and tokenizer.
+      this.context.urlState.set({ view: name === "tokenize" ? null : name, step: null });
+    }
+    if (name === "tokenize") return null;
+    const view = await this.instance(name);
+    if (this.current === name) view.activate({ initial });
+    return view;
+  }
+
+  async instance(name) {
+    if (!this.instances.has(name)) {
+      const root = this.doc.getElementById(`view-${name}`);
+      const module = await import(MODULES[name]);
+      this.instances.set(name, module.createView({
+        ...this.context, root, player: this.player,
+        // Put the shared player controls inside `container` (or hide them with null).
+        placePlayer: (container) => {
+          if (container) container.append(this.slot);
+          this.slot.hidden = !container;
+        },
+      }));
+    }
+    return this.instances.get(name);
+  }
+}

@@ -196,3 +196,6 @@ def trace_encode(args_json: str, emit) -> str:
     return json.dumps({"ids": list(encoding.ids), "tokens": list(encoding.tokens),
                        "offsets": _utf16_offsets(text, encoding.offsets), "events": count},
                       ensure_ascii=False)
+from .web_unigram import course_toy_unigram, unigram_nbest  # noqa: E402,F401  (the Unigram views)
+from .web_train import train, corpus_info  # noqa: E402,F401  (the training views)
+from .web_views import open_toy  # noqa: E402,F401  (views: pipeline, encode, compare)

@@ -1,0 +1,124 @@
+"""Facade functions for the page's Unigram views (re-exported by webapi).
+
+- `course_toy_unigram`: the Hugging Face course's toy Unigram model (every strict
+  substring of the toy words, scored log(frequency / total)), registered in
+  webapi's tokenizer table under "course-toy-unigram" so the encode view can
+  trace it like any preset.
+- `unigram_nbest`: the n best segmentations of one word with their scores and
+  probabilities, for the lattice view's last steps.
+
+Probabilities are normalised over *all* segmentations of the word (the lattice's
+forward sum), not only over the n listed: P(seg | word) = exp(score - log Z).
+"""
+from __future__ import annotations
+
+import json
+import math
+
+from .errors import SubwordLabError
+
+COURSE_TOY_KEY = "course-toy-unigram"
+COURSE_TOY_WORDS = [("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5)]
+
+
+def course_toy_vocab(words=COURSE_TOY_WORDS) -> list:
+    """[(piece, log(freq / total))]: every strict substring of a word, characters first.
+
+    A piece's frequency counts all its occurrences in the corpus words, the whole
+    word included ("hug" is a strict substring of "hugs" but is counted in "hug"
+    too), as the course does; the pieces sum to 210 on the toy corpus.
+    """
+    strict = {}
+    for word, _ in words:
+        for i in range(len(word)):
+            for j in range(i + 1, len(word) + 1):
+                if j - i < len(word):
+                    strict.setdefault(word[i:j], 0)
+    for piece in strict:
+        strict[piece] = sum(count * _occurrences(word, piece) for word, count in words)
+    total = sum(strict.values())
+    ordered = sorted(strict, key=lambda p: (len(p) > 1, list(strict).index(p)))
+    return [(piece, math.log(strict[piece] / total)) for piece in ordered]
+
+
+def _occurrences(word: str, piece: str) -> int:
+    return sum(1 for i in range(len(word) - len(piece) + 1) if word.startswith(piece, i))
+
+
+def build_course_toy_tokenizer():
+    from . import Tokenizer, models, pre_tokenizers
+
+    vocab = [("<unk>", 0.0)] + course_toy_vocab()
+    tokenizer = Tokenizer(models.Unigram(vocab, unk_id=0))
+    # Words are split at whitespace so a multi-word text shows one lattice per word.
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    return tokenizer
+
+
+def course_toy_unigram(args_json: str = "{}", emit=None) -> str:
+    """Build the toy model, keep it under "course-toy-unigram", return its description."""
+    from . import webapi
+
+    if COURSE_TOY_KEY not in webapi._TOKENIZERS:
+        tokenizer = build_course_toy_tokenizer()
+        webapi._TOKENIZERS[COURSE_TOY_KEY] = tokenizer
+        webapi._INFO[COURSE_TOY_KEY] = {
+            "key": COURSE_TOY_KEY, "name": "course toy corpus (Unigram, all strict substrings)",
+            "model": "Unigram", "vocab_size": tokenizer.get_vocab_size(), "unk_id": 0,
+            "byte_level": False}
+    return json.dumps(webapi._INFO[COURSE_TOY_KEY])
+
+
+def _log_add(x: float, y: float) -> float:
+    if x < y:
+        x, y = y, x
+    if x == -math.inf:
+        return x
+    return x + math.log1p(math.exp(y - x))
+
+
+def log_partition(model, word: str) -> tuple:
+    """(log Z, number of segmentations) over the usable edges of the word's lattice."""
+    n = len(word)
+    forward = [-math.inf] * (n + 1)
+    paths = [0] * (n + 1)
+    forward[0], paths[0] = 0.0, 1
+    for start, row in enumerate(model.lattice(word)):
+        for end, piece_id, score, _ in row:
+            if piece_id is None or forward[start] == -math.inf:
+                continue
+            forward[end] = _log_add(forward[end], forward[start] + score)
+            paths[end] += paths[start]
+    return forward[n], paths[n]
+
+
+def nbest_of(model, word: str, n: int) -> dict:
+    paths = model.nbest(word, n)
+    log_z, count = log_partition(model, word) if paths else (-math.inf, 0)
+    listed = -math.inf
+    for _, score in paths:
+        listed = _log_add(listed, score)
+    return {"word": word, "n": n, "segmentations": count, "log_z": log_z, "paths": [
+        {"pieces": pieces, "score": score, "probability": math.exp(score - log_z),
+         "share_of_listed": math.exp(score - listed)}
+        for pieces, score in paths]}
+
+
+def unigram_nbest(args_json: str, emit=None) -> str:
+    """args {key, word, n=5}: the n best segmentations of `word` (one pre-tokenized
+    piece, as the model sees it), best first, each with `score` (sum of log
+    probabilities), `probability` (normalised over every segmentation of the word)
+    and `share_of_listed` (normalised over the n listed). Emits nothing."""
+    from . import webapi
+
+    args = json.loads(args_json)
+    tokenizer = webapi._TOKENIZERS.get(args.get("key"))
+    if tokenizer is None:
+        raise SubwordLabError(f"no tokenizer named {args.get('key')!r} is open")
+    model = tokenizer.model
+    if type(model).__name__ != "Unigram":
+        raise SubwordLabError(f"the tokenizer {args.get('key')!r} is not a Unigram model")
+    n = int(args.get("n", 5))
+    if not 1 <= n <= 50:
+        raise SubwordLabError(f"n must be between 1 and 50, got {n}", field="n")
+    return json.dumps(nbest_of(model, str(args.get("word", "")), n), ensure_ascii=False)

@@ -1,0 +1,144 @@
+"""The Unigram views: the encoding lattice and the training renderer.
+
+Until the encode and train views mount them, the renderers are mounted by a small
+harness in the page: the module is imported, given its own Player (web/player.js)
+and fed events computed by Python (in the page's worker for encoding; in this
+process, with subword_lab, for training). Every number checked comes from Python.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from subword_lab import Tokenizer, models, pre_tokenizers
+from subword_lab.trainers import UnigramTrainer
+from subword_lab import web_unigram
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+MOUNT_ENCODE = """async ({key, text, preset}) => {
+  const sl = window.subwordLab;
+  if (preset) await sl.encode("x", key);
+  else await sl.call("course_toy_unigram", {});
+  const events = [];
+  const off = sl.onEvents((batch) => events.push(...batch));
+  const result = await sl.call("trace_encode", {key, text});
+  off();
+  const {Player} = await import(new URL("./player.js", location.href).href);
+  const {createUnigramEncodeRenderer} = await import(new URL("./views/encode-unigram.js", location.href).href);
+  const host = document.createElement("section");
+  host.className = "harness";
+  host.setAttribute("aria-label", "Unigram lattice");
+  document.querySelector("main").prepend(host);
+  const controls = document.createElement("div");
+  const body = document.createElement("div");
+  host.append(controls, body);
+  const player = new Player({container: controls, scope: host});
+  const engine = {request: (cmd, args) => sl.call(args.name, args.args)};
+  const renderer = createUnigramEncodeRenderer({root: body, player, engine});
+  const timeline = renderer.show({...result, events, key});
+  player.load(timeline, 0);
+  window.__unigram = {player, renderer};
+  return {length: timeline.length, pieces: renderer.pieces().length};
+}"""
+
+
+def seek(app, k):
+    app.page.evaluate("(k) => window.__unigram.player.seek(k)", k)
+    app.page.wait_for_function("(k) => document.querySelector('.harness [data-testid=player-position]')"
+                               ".textContent.startsWith(k + ' /')", arg=k)
+    app.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def edges(app):
+    return app.page.evaluate("""() => [...document.querySelectorAll('[data-testid=lattice-edge]')]
+        .filter((g) => !g.classList.contains('is-hidden'))
+        .map((g) => [g.dataset.piece, +g.dataset.start, +g.dataset.end, g.dataset.best === 'true'])""")
+
+
+def nodes(app):
+    return app.page.evaluate("""() => [...document.querySelectorAll('[data-testid=lattice-node]')]
+        .map((g) => [+g.dataset.position, g.dataset.probability ? +g.dataset.probability : null,
+                     g.querySelector('.lattice-prob').textContent])""")
+
+
+def toy_best_probabilities(word):
+    """Python's best score per position (Viterbi over the toy model), as probabilities."""
+    model = web_unigram.build_course_toy_tokenizer().model
+    best = [0.0] + [-math.inf] * len(word)
+    for start, row in enumerate(model.lattice(word)):
+        for end, _, score, _ in row:
+            best[end] = max(best[end], best[start] + score)
+    return [math.exp(s) for s in best[1:]]
+
+
+def test_unhug_on_course_toy(app):
+    app.open()
+    info = app.page.evaluate(MOUNT_ENCODE, {"key": "course-toy-unigram", "text": "unhug", "preset": False})
+    assert info["pieces"] == 1
+    n = info["length"]
+    seek(app, 0)
+    assert edges(app) == []
+    # before the backtrack: every edge drawn, none marked best
+    back_start = n - 1 - 2  # the n-best step, and two backtrack steps (hug, un)
+    seek(app, back_start)
+    drawn = edges(app)
+    assert {(p, s, e) for p, s, e, _ in drawn} >= {("un", 0, 2), ("hug", 2, 5), ("u", 0, 1)}
+    assert not any(best for *_, best in drawn)
+    seek(app, n)
+    best = sorted((p, s, e) for p, s, e, b in edges(app) if b)
+    assert best == [("hug", 2, 5), ("un", 0, 2)]
+    shown = nodes(app)[1:]
+    expected = toy_best_probabilities("unhug")
+    for (pos, prob, text), want in zip(shown, expected):
+        assert prob == pytest.approx(want, rel=1e-12)
+        assert text == f"p = {want:.6f}"
+    # the README's rounded numbers, for the reader: 0.171429, 0.076190..., 0.005442 x3
+    assert [round(p, 6) for p in expected] == pytest.approx([0.171429, 0.07619, 0.005442, 0.005442, 0.005442], abs=2e-6)
+    # the n-best list: probabilities over all segmentations, from Python
+    app.page.wait_for_selector("[data-testid=nbest-item]")
+    got = app.page.evaluate("""() => [...document.querySelectorAll('[data-testid=nbest-item]')].map(
+        (li) => [[...li.querySelectorAll('.nbest-token')].map((s) => s.textContent), +li.dataset.probability])""")
+    want = web_unigram.nbest_of(web_unigram.build_course_toy_tokenizer().model, "unhug", 5)
+    assert got == [[p["pieces"], pytest.approx(p["probability"], rel=1e-12)] for p in want["paths"]]
+    # stepping back restores the state before the backtrack exactly
+    seek(app, back_start)
+    assert edges(app) == drawn
+    assert "hug" in app.page.locator(".harness [data-testid=narration]").text_content()
+
+
+def test_botchan_unigram_multiword_picker_and_axe(app):
+    app.open()
+    text = "Botchan was a reckless boy."
+    info = app.page.evaluate(MOUNT_ENCODE, {"key": "botchan-unigram", "text": text, "preset": True})
+    tokenizer_ids = app.page.evaluate("(t) => window.subwordLab.encode(t, 'botchan-unigram')", text)["ids"]
+    assert info["pieces"] >= 5
+    seek(app, info["length"])
+    first = [p for p, s, e, b in edges(app) if b]
+    # choose the third piece in the picker: a new lattice, from step 0
+    app.page.get_by_test_id("lattice-piece").select_option("2")
+    app.page.wait_for_function("() => document.querySelector('.harness [data-testid=player-position]').textContent.startsWith('0 /')")
+    total = int(app.page.locator(".harness [data-testid=player-position]").text_content().split("/")[1])
+    seek(app, total)
+    third = [p for p, s, e, b in edges(app) if b]
+    assert first and third and first != third
+    # the best paths of all pieces, in order, are the tokenizer's tokens
+    pieces = []
+    for i in range(info["pieces"]):
+        app.page.get_by_test_id("lattice-piece").select_option(str(i))
+        app.page.wait_for_function("() => document.querySelector('.harness [data-testid=player-position]').textContent.startsWith('0 /')")
+        total = int(app.page.locator(".harness [data-testid=player-position]").text_content().split("/")[1])
+        seek(app, total)
+        pieces += sorted(((s, p) for p, s, e, b in edges(app) if b))
+    tokens = app.page.evaluate("(t) => window.subwordLab.encode(t, 'botchan-unigram')", text)["tokens"]
+    assert [p for _, p in pieces] == tokens and len(tokens) == len(tokenizer_ids)
+    app.page.wait_for_selector("[data-testid=nbest-item]")
+    app.page.get_by_test_id("lattice-edge").first.focus()
+    app.inject_axe()
+    result = app.page.evaluate("async () => await axe.run(document.querySelector('.harness'))")
+    bad = [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    assert bad == []

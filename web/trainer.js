@@ -1,0 +1,65 @@
+// Training runs in a Python worker of its own, so that Cancel can terminate it at any
+// moment (Python cannot be interrupted mid-loop from outside) while the page's main worker
+// keeps serving the tokenize view. The worker is started on demand, kept for the next run,
+// and replaced after a cancel.
+import { Engine } from "./engine.js";
+
+export class TrainingCancelled extends Error {
+  constructor() {
+    super("training was cancelled");
+    this.kind = "cancelled";
+  }
+}
+
+export class Trainer {
+  constructor(workerUrl = new URL("./worker.js", import.meta.url)) {
+    this.workerUrl = workerUrl;
+    this.engine = null;
+    this.running = null; // {reject, unsubscribe} while a run is in flight
+  }
+
+  // Start the worker early (Python takes a few seconds to boot); harmless if it runs.
+  warm() {
+    if (!this.engine) this.engine = new Engine(this.workerUrl);
+    return this.engine;
+  }
+
+  get stage() { return this.engine ? this.engine.stage : "stopped"; }
+
+  // Train with webapi.train(args); onEvents(batch) receives the events as they stream.
+  // Resolves to {tokenizer_json, summary}; rejects with TrainingCancelled after cancel().
+  run(args, onEvents) {
+    if (this.running) this.cancel();
+    const engine = this.warm();
+    const unsubscribe = engine.onEvents(onEvents);
+    return new Promise((resolve, reject) => {
+      const run = { reject, unsubscribe };
+      this.running = run;
+      const done = (fn) => (value) => {
+        unsubscribe();
+        if (this.running === run) this.running = null;
+        fn(value);
+      };
+      engine.ready
+        .then(() => engine.request("call", { name: "train", args }))
+        .then(done(resolve), done(reject));
+    });
+  }
+
+  // Stop the run now: the worker is terminated, not asked.
+  cancel() {
+    const run = this.running;
+    if (this.engine) {
+      this.engine.worker.terminate();
+      for (const entry of this.engine.pending.values()) entry.reject(new TrainingCancelled());
+      this.engine.pending.clear();
+      this.engine = null;
+    }
+    if (run) {
+      this.running = null;
+      run.unsubscribe();
+      run.reject(new TrainingCancelled());
+    }
+    return Boolean(run);
+  }
+}

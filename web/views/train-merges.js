@@ -1,0 +1,372 @@
+// The BPE and WordPiece training renderer: the corpus words with their splits, the pair
+// table of each merge, the vocabulary growing, and a chart of vocabulary size against the
+// corpus length in tokens. Everything is drawn from the trainer's events (docs/events.md,
+// "Training"); render(k) shows the state after k merges and is exact in both directions.
+//
+// Speed: each word keeps the list of steps at which its split changed (from the `words`
+// field of the full trace), so the split at step k is one binary search; only the visible
+// rows of the word list are drawn.
+import { t, formatNumber } from "../i18n.js";
+
+const ROW = 34;           // px, one word row (the list is virtualised)
+const BIG = 200;          // more words than this: sort by count, frequent words first
+const VOCAB_WINDOW = 400; // learned tokens drawn at most (the latest ones)
+const SVG = "http://www.w3.org/2000/svg";
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+function gcd(a, b) { while (b) [a, b] = [b, a % b]; return a; }
+
+// "1/20 = 5 / (20 × 5)": WordPiece's score as the fraction it comes from.
+export function scoreText(count, left, right) {
+  const den = left * right;
+  const g = gcd(count, den) || 1;
+  return `${formatNumber(count / g)}/${formatNumber(den / g)} = ${formatNumber(count)} / (${formatNumber(left)} × ${formatNumber(right)})`;
+}
+
+const quote = (s) => t("train.quote", { s });
+
+// Apply one merge to a split (left to right, non-overlapping, as the trainers do).
+function applyMerge(tokens, a, b, made) {
+  const out = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (i + 1 < tokens.length && tokens[i] === a && tokens[i + 1] === b) { out.push(made); i++; }
+    else out.push(tokens[i]);
+  }
+  return out;
+}
+
+function lastAtOrBefore(steps, k) {
+  let lo = 0, hi = steps.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (steps[mid] <= k) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+export class MergesRenderer {
+  constructor(container) {
+    this.container = container;
+    this.build();
+    this.reset();
+  }
+
+  reset(algo = "bpe") {
+    this.algo = algo;
+    this.start = null;     // train_start
+    this.alphabet = null;  // alphabet event
+    this.words = [];       // {word, count, steps: [0, ...], splits: [[...], ...]}
+    this.order = [];       // word indices in display order
+    this.merges = [];
+    this.learned = [];     // {token, step}
+    this.learnedAt = [0];  // learned tokens after k steps
+    this.corpusTokens = [];
+    this.vocabSizes = [];
+    this.end = null;
+    this.chartLength = -1;
+    this.k = 0;
+    this.root.hidden = true;
+  }
+
+  get length() { return this.merges.length; }
+
+  // ------------------------------------------------------------------ events in
+  add(batch) {
+    for (const event of batch) {
+      switch (event.type) {
+        case "train_start": this.start = event; this.algo = event.algorithm; break;
+        case "alphabet": this.alphabet = event; this.showAlphabet(); break;
+        case "words": this.takeWords(event); break;
+        case "merge": this.takeMerge(event); break;
+        case "train_end": this.end = event; break;
+        default: break;
+      }
+    }
+    return this.length;
+  }
+
+  takeWords(event) {
+    this.words = event.words.map((w) => ({ word: w.word, count: w.count, steps: [0], splits: [w.tokens] }));
+    this.order = this.words.map((_, i) => i);
+    if (this.words.length > BIG) this.order.sort((a, b) => this.words[b].count - this.words[a].count || a - b);
+    this.corpusTokens = [event.corpus_tokens];
+    this.vocabSizes = [this.alphabet ? this.alphabet.vocab_size : 0];
+    this.list.style.height = `${this.words.length * ROW}px`;
+    this.viewport.classList.toggle("scrolls", this.words.length > 12);
+    this.root.hidden = false;
+  }
+
+  takeMerge(event) {
+    const step = this.merges.length + 1;
+    this.merges.push(event);
+    const [a, b] = event.pair;
+    // The full trace names the words this merge changed; without it, look at every word.
+    const indices = event.words || this.words.map((_, i) => i);
+    for (const i of indices) {
+      const w = this.words[i];
+      const before = w.splits[w.splits.length - 1];
+      const after = applyMerge(before, a, b, event.token);
+      if (after.length !== before.length) { w.steps.push(step); w.splits.push(after); }
+    }
+    if (event.new) this.learned.push({ token: event.token, step });
+    this.learnedAt.push(this.learned.length);
+    this.corpusTokens.push(event.corpus_tokens);
+    this.vocabSizes.push(event.vocab_size);
+  }
+
+  // ------------------------------------------------------------------ the DOM
+  build() {
+    const root = el("div", "train-merges");
+    const left = el("div", "train-col train-col-words");
+    const right = el("div", "train-col train-col-side");
+
+    const wordsBox = el("section", "train-box train-words");
+    this.wordsTitle = el("h3", "train-box-title", t("train.words.title"));
+    this.wordsHint = el("p", "hint", "");
+    this.viewport = el("div", "train-words-viewport");
+    this.viewport.tabIndex = 0;
+    this.viewport.setAttribute("role", "region");
+    this.viewport.setAttribute("aria-label", t("train.words.title"));
+    this.list = el("ul", "train-words-list");
+    this.viewport.append(this.list);
+    this.viewport.addEventListener("scroll", () => this.drawRows(), { passive: true });
+    wordsBox.append(this.wordsTitle, this.wordsHint, this.viewport);
+    left.append(wordsBox);
+
+    const pairsBox = el("section", "train-box train-pairs");
+    this.pairsTitle = el("h3", "train-box-title", t("train.pairs.title"));
+    this.pairsTable = el("table", "train-pairs-table");
+    this.pairsTable.dataset.testid = "pair-table";
+    this.tieText = el("p", "train-tie");
+    this.tieText.dataset.testid = "tie-break";
+    pairsBox.append(this.pairsTitle, this.pairsTable, this.tieText);
+
+    const vocabBox = el("section", "train-box train-vocab");
+    this.vocabTitle = el("h3", "train-box-title", t("train.vocab.title"));
+    this.alphabetLine = el("details", "train-alphabet");
+    this.vocabNote = el("p", "hint");
+    this.vocabList = el("ol", "train-vocab-list");
+    this.vocabList.setAttribute("aria-label", t("train.vocab.title"));
+    vocabBox.append(this.vocabTitle, this.alphabetLine, this.vocabNote, this.vocabList);
+
+    const chartBox = el("section", "train-box train-chart");
+    chartBox.append(el("h3", "train-box-title", t("train.chart.title")));
+    this.chart = svg("svg", { viewBox: "0 0 360 200", class: "train-chart-svg", role: "img" });
+    this.chartTitle = svg("title");
+    this.chart.append(this.chartTitle);
+    this.chartCaption = el("p", "hint train-chart-caption");
+    chartBox.append(this.chart, this.chartCaption);
+
+    right.append(pairsBox, vocabBox, chartBox);
+    root.append(left, right);
+    this.root = root;
+    this.container.append(root);
+  }
+
+  showAlphabet() {
+    const a = this.alphabet;
+    const summary = el("summary", "", t("train.alphabet.summary", {
+      n: a.alphabet.length, specials: a.special_tokens.length }));
+    const chips = el("div", "train-chips");
+    for (const token of [...a.special_tokens, ...a.alphabet]) chips.append(el("span", "chip chip-small", token));
+    this.alphabetLine.replaceChildren(summary, chips);
+  }
+
+  // ------------------------------------------------------------------ drawing
+  render(k) {
+    this.k = k;
+    if (!this.words.length) return;
+    const merge = k > 0 ? this.merges[k - 1] : null;
+    this.currentToken = merge ? merge.token : null;
+    const changed = merge && merge.words ? merge.words.length : null;
+    this.wordsHint.textContent = merge
+      ? t(changed === null ? "train.words.hintStep" : "train.words.hintChanged",
+        { n: this.words.length, changed: changed ?? 0, token: merge.token })
+      : t("train.words.hintStart", { n: this.words.length });
+    this.drawRows();
+    this.drawPairs(k);
+    this.drawVocab(k);
+    this.drawChart(k);
+  }
+
+  drawRows() {
+    const k = this.k;
+    const top = this.viewport.scrollTop;
+    const height = this.viewport.clientHeight || 400;
+    const first = Math.max(0, Math.floor(top / ROW) - 4);
+    const last = Math.min(this.order.length, Math.ceil((top + height) / ROW) + 4);
+    const rows = [];
+    for (let r = first; r < last; r++) rows.push(this.row(this.order[r], r, k));
+    this.list.replaceChildren(...rows);
+  }
+
+  row(index, position, k) {
+    const w = this.words[index];
+    const at = lastAtOrBefore(w.steps, k);
+    const tokens = w.splits[at];
+    const changed = k > 0 && w.steps[at] === k;
+    const li = el("li", changed ? "train-word changed" : "train-word");
+    li.style.top = `${position * ROW}px`;
+    li.dataset.testid = "train-word";
+    li.dataset.word = w.word;
+    if (changed) li.dataset.changed = "true";
+    const mark = el("span", "train-word-mark", changed ? "◆" : "");
+    if (changed) mark.title = t("train.words.changed");
+    const word = el("span", "train-word-text", w.word);
+    const count = el("span", "train-word-count", `× ${formatNumber(w.count)}`);
+    const chips = el("span", "train-chips");
+    for (const token of tokens) {
+      const chip = el("span", token === this.currentToken && changed ? "chip chip-new" : "chip", token);
+      chips.append(chip);
+    }
+    li.append(mark, word, count, chips);
+    if (changed) li.append(el("span", "visually-hidden", t("train.words.changed")));
+    return li;
+  }
+
+  drawPairs(k) {
+    const merge = this.merges[Math.max(0, k - 1)];
+    const table = this.pairsTable;
+    if (!merge) { table.replaceChildren(); this.tieText.textContent = ""; return; }
+    const next = k === 0;
+    this.pairsTitle.textContent = next ? t("train.pairs.titleNext") : t("train.pairs.titleStep", { step: k });
+    const wordpiece = this.algo === "wordpiece";
+    const caption = el("caption", "visually-hidden", this.pairsTitle.textContent);
+    const head = el("thead");
+    const hr = el("tr");
+    for (const key of ["train.pairs.pair", wordpiece ? "train.pairs.score" : "train.pairs.count", "train.pairs.result"]) {
+      const th = el("th", "", t(key));
+      th.scope = "col";
+      hr.append(th);
+    }
+    head.append(hr);
+    const body = el("tbody");
+    const tiedKeys = new Set((merge.tie?.tied || []).map((p) => p.join("\u0000")));
+    const rows = [{ ...merge, winner: true }, ...(merge.candidates || [])];
+    for (const cand of rows) {
+      const tr = el("tr", cand.winner ? "winner" : "");
+      tr.dataset.testid = "pair-row";
+      tr.dataset.pair = cand.pair.join(" ");
+      if (cand.winner) tr.dataset.winner = "true";
+      const pairCell = el("td", "train-pair");
+      pairCell.append(el("span", "chip", cand.pair[0]), el("span", "plus", "+"), el("span", "chip", cand.pair[1]));
+      const value = wordpiece
+        ? scoreText(cand.count, cand.left_count, cand.right_count)
+        : formatNumber(cand.count);
+      const valueCell = el("td", "train-pair-value", value);
+      valueCell.dataset.testid = "pair-score";
+      let result = "";
+      if (cand.winner) result = next ? t("train.pairs.nextWinner", { token: cand.token }) : t("train.pairs.winner", { token: cand.token });
+      else if (tiedKeys.has(cand.pair.join("\u0000"))) result = t("train.pairs.tiedLost");
+      tr.append(pairCell, valueCell, el("td", "train-pair-result", result));
+      body.append(tr);
+    }
+    table.replaceChildren(caption, head, body);
+    this.tieText.textContent = this.tieSentence(merge);
+  }
+
+  tieSentence(merge) {
+    const tie = merge.tie;
+    if (!tie) return t("train.tie.none");
+    const pairs = tie.tied.map((p) => `${p[0]} + ${p[1]}`).join(", ");
+    const rule = tie.rule === "first_occurrence" ? t("train.tie.first") : t("train.tie.hf");
+    return t(tie.more ? "train.tie.textMore" : "train.tie.text", { pairs, winner: `${merge.pair[0]} + ${merge.pair[1]}`, rule });
+  }
+
+  drawVocab(k) {
+    const n = this.learnedAt[k] ?? this.learned.length;
+    const from = Math.max(0, n - VOCAB_WINDOW);
+    const current = k > 0 && this.merges[k - 1].new ? n - 1 : -1;
+    const items = [];
+    for (let i = from; i < n; i++) {
+      const li = el("li", i === current ? "vocab-item current" : "vocab-item", this.learned[i].token);
+      li.dataset.testid = "vocab-item";
+      li.dataset.step = String(this.learned[i].step);
+      if (i === current) li.setAttribute("aria-current", "true");
+      items.push(li);
+    }
+    this.vocabList.start = from + 1;
+    this.vocabList.replaceChildren(...items);
+    const size = this.vocabSizes[k] ?? 0;
+    this.vocabNote.textContent = from > 0
+      ? t("train.vocab.noteWindow", { n, shown: n - from, size })
+      : t("train.vocab.note", { n, size });
+    if (current >= 0) items[items.length - 1].scrollIntoView?.({ block: "nearest" });
+  }
+
+  drawChart(k) {
+    const n = this.corpusTokens.length;
+    if (n !== this.chartLength) this.drawChartLine();
+    const x = this.scaleX(this.vocabSizes[k]);
+    const y = this.scaleY(this.corpusTokens[k]);
+    this.marker.setAttribute("cx", x);
+    this.marker.setAttribute("cy", y);
+    const text = t("train.chart.now", { size: this.vocabSizes[k], tokens: this.corpusTokens[k] });
+    this.chartTitle.textContent = `${t("train.chart.title")}. ${text}`;
+    this.chartCaption.textContent = text;
+  }
+
+  drawChartLine() {
+    const sizes = this.vocabSizes, lengths = this.corpusTokens;
+    const n = lengths.length;
+    this.chartLength = n;
+    const W = 360, H = 200, L = 56, R = 12, T = 12, B = 36;
+    const x0 = sizes[0], x1 = Math.max(sizes[n - 1], x0 + 1);
+    const yMax = Math.max(...lengths), yMin = Math.min(...lengths);
+    const y0 = Math.max(0, yMin - (yMax - yMin) * 0.1), y1 = Math.max(yMax, y0 + 1);
+    this.scaleX = (v) => (L + ((v - x0) / (x1 - x0)) * (W - L - R)).toFixed(1);
+    this.scaleY = (v) => (H - B - ((v - y0) / (y1 - y0)) * (H - T - B)).toFixed(1);
+    const every = Math.max(1, Math.floor(n / 500)); // at most ~500 points drawn
+    const points = [];
+    for (let i = 0; i < n; i += every) points.push(`${this.scaleX(sizes[i])},${this.scaleY(lengths[i])}`);
+    points.push(`${this.scaleX(sizes[n - 1])},${this.scaleY(lengths[n - 1])}`);
+    const axis = { class: "train-chart-axis" };
+    const label = (x, y, text, anchor = "middle") => {
+      const node = svg("text", { x, y, "text-anchor": anchor, class: "train-chart-label" });
+      node.textContent = text;
+      return node;
+    };
+    this.marker = svg("circle", { r: 5, class: "train-chart-marker" });
+    const parts = [
+      this.chartTitle,
+      svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, ...axis }),
+      svg("line", { x1: L, y1: T, x2: L, y2: H - B, ...axis }),
+      svg("polyline", { points: points.join(" "), class: "train-chart-line" }),
+      label(L, H - B + 16, formatNumber(x0)), label(W - R, H - B + 16, formatNumber(x1), "end"),
+      label((L + W - R) / 2, H - 4, t("train.chart.x")),
+      label(L - 6, H - B, formatNumber(Math.round(y0)), "end"), label(L - 6, T + 10, formatNumber(y1), "end"),
+      this.marker,
+    ];
+    const yTitle = label(12, (T + H - B) / 2, t("train.chart.y"));
+    yTitle.setAttribute("transform", `rotate(-90 12 ${(T + H - B) / 2})`);
+    parts.push(yTitle);
+    this.chart.replaceChildren(...parts);
+  }
+
+  narrate(k) {
+    if (!this.words.length) return "";
+    const total = this.length;
+    if (k === 0) {
+      return t("train.narrate.start", { words: this.words.length, size: this.vocabSizes[0], tokens: this.corpusTokens[0], total });
+    }
+    const m = this.merges[k - 1];
+    const params = { step: k, total, left: quote(m.pair[0]), right: quote(m.pair[1]), token: quote(m.token), count: m.count };
+    let text = t("train.narrate.merge", params);
+    if (this.algo === "wordpiece") text += " " + t("train.narrate.score", { score: scoreText(m.count, m.left_count, m.right_count) });
+    if (!m.new) text += " " + t("train.narrate.notNew");
+    if (m.tie) text += " " + t("train.narrate.tie", { n: m.tie.tied.length + 1 });
+    return text;
+  }
+}

@@ -73,6 +73,8 @@ def open_toy(args_json: str, emit=None) -> str:
 
     args = json.loads(args_json or "{}")
     key = toy_key(str(args.get("corpus", "")), str(args.get("algo", "")))
+    if key == "course-toy-unigram" and key not in webapi._TOKENIZERS:
+        webapi.course_toy_unigram("{}")  # the Unigram views' module builds that one
     if key not in webapi._TOKENIZERS:
         build = _TOYS.get(key)
         if build is None:

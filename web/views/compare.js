@@ -1,0 +1,226 @@
+// The compare view (?view=compare&tokenizers=a,b,c&text=...): one text, two or three
+// tokenizers side by side, tokens coloured by id as in the tokenize view, with counts.
+import { t, register, formatNumber } from "../i18n.js";
+import { el, ensureCss, loadTokenizer, tokenChip, PRESETS } from "./encode.js";
+
+register({
+  en: {
+    "cmp.title": "Compare tokenizers",
+    "cmp.intro": "The same text through several tokenizers: fewer tokens means more characters per token.",
+    "cmp.text": "Text",
+    "cmp.column": "Tokenizer {n}",
+    "cmp.none": "(none)",
+    "cmp.add": "Add a third tokenizer",
+    "cmp.tokens": "{n} tokens",
+    "cmp.perToken": "{n} characters per token",
+    "cmp.loading": "Tokenizing…",
+    "cmp.waiting": "Python is starting; the tokens appear when it is ready.",
+    "cmp.error": "Could not tokenize: {message}",
+    "cmp.more": "… and {n} more tokens",
+    "cmp.tokenList": "Tokens from {name}",
+  },
+  vi: {
+    "cmp.title": "So sánh các bộ tách token",
+    "cmp.intro": "Cùng một văn bản qua nhiều bộ tách token: ít token hơn nghĩa là mỗi token chứa nhiều ký tự hơn.",
+    "cmp.text": "Văn bản",
+    "cmp.column": "Bộ tách token {n}",
+    "cmp.none": "(không có)",
+    "cmp.add": "Thêm bộ tách token thứ ba",
+    "cmp.tokens": "{n} token",
+    "cmp.perToken": "{n} ký tự mỗi token",
+    "cmp.loading": "Đang tách token…",
+    "cmp.waiting": "Python đang khởi động; các token sẽ hiện ra khi sẵn sàng.",
+    "cmp.error": "Không tách token được: {message}",
+    "cmp.more": "… và {n} token nữa",
+    "cmp.tokenList": "Các token của {name}",
+  },
+  zh: {
+    "cmp.title": "比较分词器",
+    "cmp.intro": "同一段文本经过几个分词器：词元越少，每个词元包含的字符越多。",
+    "cmp.text": "文本",
+    "cmp.column": "分词器 {n}",
+    "cmp.none": "（无）",
+    "cmp.add": "添加第三个分词器",
+    "cmp.tokens": "{n} 个词元",
+    "cmp.perToken": "每个词元 {n} 个字符",
+    "cmp.loading": "正在分词…",
+    "cmp.waiting": "Python 正在启动；准备好后会显示词元。",
+    "cmp.error": "无法分词：{message}",
+    "cmp.more": "… 还有 {n} 个词元",
+    "cmp.tokenList": "{name} 的词元",
+  },
+});
+
+const DEFAULT_TEXT = "Tokenizers don't read words; they read pieces. Héllo, naïve café!";
+const MAX_COLUMNS = 3;
+const CHIPS = 1500; // drawn per column at most
+
+export function createView(context) {
+  return new CompareView(context);
+}
+
+class CompareView {
+  constructor(context) {
+    this.context = context;
+    this.root = context.root;
+    this.run = 0;
+    this.settledPromise = Promise.resolve();
+    ensureCss("./compare.css");
+    this.build();
+  }
+
+  build() {
+    const head = el("header", "cmp-head");
+    head.append(el("h2", "", t("cmp.title")), el("p", "hint", t("cmp.intro")));
+    const field = el("label", "enc-field cmp-text-field");
+    field.append(el("span", "enc-label", t("cmp.text")));
+    this.input = el("textarea", "enc-text cmp-text");
+    this.input.rows = 3;
+    this.input.spellcheck = false;
+    this.input.dataset.testid = "compare-text";
+    field.append(this.input);
+    this.status = el("p", "enc-status");
+    this.status.setAttribute("role", "status");
+    this.status.dataset.testid = "compare-status";
+    this.grid = el("div", "cmp-grid");
+    this.root.replaceChildren(head, field, this.status, this.grid);
+    this.selects = [];
+    this.columns = [];
+    for (let i = 0; i < MAX_COLUMNS; i++) this.columns.push(this.column(i));
+    let timer = 0;
+    this.input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => { this.context.urlState.set({ text: this.input.value }); this.load(); }, 200);
+    });
+  }
+
+  options() {
+    const ids = [...PRESETS];
+    for (const id of this.context.tokenize.tokenizerIds?.() || []) if (!ids.includes(id)) ids.push(id);
+    return ids;
+  }
+
+  column(i) {
+    const box = el("section", "cmp-column");
+    box.dataset.testid = "compare-column";
+    const label = el("label", "enc-field");
+    label.append(el("span", "enc-label", t("cmp.column", { n: i + 1 })));
+    const select = el("select", "enc-select");
+    select.dataset.testid = "compare-select";
+    label.append(select);
+    const counts = el("p", "cmp-counts");
+    const count = el("span", "cmp-count");
+    count.dataset.testid = "compare-count";
+    const per = el("span", "cmp-per");
+    per.dataset.testid = "compare-chars-per-token";
+    counts.append(count, el("span", "cmp-sep", " · "), per);
+    const tokens = el("div", "cmp-tokens");
+    tokens.dataset.testid = "compare-tokens";
+    tokens.setAttribute("role", "group");
+    box.append(label, counts, tokens);
+    select.addEventListener("change", () => this.changed());
+    this.grid.append(box);
+    return { box, select, count, per, tokens };
+  }
+
+  fillSelects(keys) {
+    const labels = new Map((this.context.manifest.presets || []).map((p) => [p.id, p.label]));
+    this.columns.forEach((col, i) => {
+      const options = [];
+      if (i === MAX_COLUMNS - 1) {
+        const none = el("option", "", t("cmp.none"));
+        none.value = "";
+        options.push(none);
+      }
+      for (const id of this.options()) {
+        const option = el("option", "", labels.get(id) || id);
+        option.value = id;
+        options.push(option);
+      }
+      col.select.replaceChildren(...options);
+      col.select.value = keys[i] || "";
+    });
+  }
+
+  changed() {
+    const keys = this.columns.map((c) => c.select.value).filter(Boolean);
+    this.context.urlState.set({ tokenizers: keys.join(",") });
+    this.load();
+  }
+
+  activate() {
+    this.context.placePlayer(null);
+    const url = this.context.urlState;
+    const wanted = (url.get("tokenizers", null) || PRESETS.join(",")).split(",").filter(Boolean);
+    const keys = wanted.slice(0, MAX_COLUMNS);
+    while (keys.length < 2) keys.push(PRESETS.find((p) => !keys.includes(p)));
+    this.fillSelects(keys);
+    this.input.value = url.get("text", DEFAULT_TEXT);
+    this.load();
+  }
+
+  deactivate() { this.run++; }
+
+  settled() { return this.settledPromise; }
+
+  say(key, params) {
+    this.status.textContent = key ? t(key, params) : "";
+    this.status.hidden = !key;
+  }
+
+  load() {
+    const run = ++this.run;
+    this.settledPromise = this.go(run).catch((error) => {
+      if (run === this.run) this.say("cmp.error", { message: error.message || String(error) });
+    });
+    return this.settledPromise;
+  }
+
+  async go(run) {
+    const { engine } = this.context;
+    if (engine.stage !== "ready") this.say("cmp.waiting");
+    await engine.ready;
+    if (run !== this.run) return;
+    this.say("cmp.loading");
+    for (const col of this.columns) col.box.dataset.status = "pending";
+    const text = this.input.value;
+    const results = await Promise.all(this.columns.map(async (col) => {
+      const key = col.select.value;
+      if (!key) return null;
+      const info = await loadTokenizer(this.context, key);
+      const result = await engine.request("encode", { key, text, limit: null });
+      return { key, info, result };
+    }));
+    if (run !== this.run) return;
+    this.say(null);
+    const chars = Array.from(text).length;
+    this.columns.forEach((col, i) => this.draw(col, results[i], chars));
+  }
+
+  draw(col, entry, chars) {
+    col.box.hidden = !entry;
+    col.box.dataset.status = "done";
+    if (!entry) {
+      delete col.box.dataset.tokenizer;
+      return;
+    }
+    const { key, info, result } = entry;
+    const n = result.ids.length;
+    col.box.dataset.tokenizer = key;
+    col.count.dataset.count = String(n);
+    col.count.textContent = t("cmp.tokens", { n });
+    const per = n ? chars / n : 0;
+    col.per.dataset.value = per.toFixed(2);
+    col.per.textContent = t("cmp.perToken", { n: formatNumber(per, undefined, { maximumFractionDigits: 2, minimumFractionDigits: 2 }) });
+    col.tokens.setAttribute("aria-label", t("cmp.tokenList", { name: key }));
+    const chips = [];
+    for (let i = 0; i < Math.min(n, CHIPS); i++) {
+      const chip = tokenChip(result.tokens[i], result.ids[i], info, { testid: "compare-token", special: Boolean(result.special?.[i]) });
+      chip.dataset.start = String(result.offsets[i][0]);
+      chip.dataset.end = String(result.offsets[i][1]);
+      chips.push(chip);
+    }
+    if (n > CHIPS) chips.push(el("p", "hint", t("cmp.more", { n: n - CHIPS })));
+    col.tokens.replaceChildren(...chips);
+  }
+}

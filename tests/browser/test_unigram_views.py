@@ -142,3 +142,92 @@ def test_botchan_unigram_multiword_picker_and_axe(app):
     result = app.page.evaluate("async () => await axe.run(document.querySelector('.harness'))")
     bad = [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")]
     assert bad == []
+
+
+# ---------------------------------------------------------------- the real views
+
+def python_train_events(**args):
+    from subword_lab import webapi
+    events = []
+    webapi.train(json.dumps(args), lambda s: events.append(json.loads(s)))
+    return events
+
+
+def open_train(app, query):
+    app.open(query)
+    app.page.wait_for_selector("[data-testid=unigram-train]")
+    app.page.wait_for_function("() => { const p = window.subwordLab.player(); return p.length > 0; }",
+                               timeout=120_000)
+    return app.page.evaluate("() => window.subwordLab.player().length")
+
+
+def seek_main(app, k):
+    app.page.evaluate("(k) => window.subwordLab.player().seek(k)", k)
+    app.page.wait_for_function("(k) => document.querySelector('#player-slot [data-testid=player-position]')"
+                               ".textContent.startsWith(k + ' /')", arg=k)
+    app.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def test_train_unigram_exact_shows_course_numbers(app):
+    events = python_train_events(algo="unigram", corpus="course-sentences", method="exact")
+    rounds = [e for e in events if e["type"] == "unigram_exact_round"]
+    length = open_train(app, "?view=train&algo=unigram&corpus=course-sentences&method=exact")
+    steps = [e for e in events if e["type"] in ("unigram_exact_round", "train_end")]
+    assert length == len(steps)
+    seek_main(app, 1)
+    # the course's number, computed by Python here and there, printed in full
+    assert rounds[0]["loss"] == 413.10377642940875
+    assert app.page.get_by_test_id("unigram-loss-now").text_content() == repr(rounds[0]["loss"])
+    narration = app.page.locator("#player-slot [data-testid=narration]").text_content()
+    assert repr(rounds[0]["loss"]) in narration
+    # "ll": its removal loss is in the candidates' list (virtualised: scroll to its row)
+    scores = [p for p, _ in rounds[0]["scores"]]
+    index = scores.index("ll")
+    assert rounds[0]["scores"][index][1] == 6.376412403623874
+    removed = app.page.evaluate("() => [...document.querySelectorAll('[data-testid=unigram-removed][data-removed=true]')].map((r) => r.dataset.piece)")
+    assert removed and set(removed) <= {p for p, _ in rounds[0]["removed"]}
+    app.page.evaluate("""(i) => { const box = document.querySelector('[data-testid=unigram-removed]').closest('.ut-list');
+        box.scrollTop = i * 26; box.dispatchEvent(new Event('scroll')); }""", index)
+    row = app.page.locator("[data-testid=unigram-removed][data-piece='ll']")
+    assert row.text_content().endswith("6.376412403623874")
+    assert row.get_attribute("data-removed") is None
+    # the vocabulary size over time, and the final vocabulary at the end
+    size_now = int(app.page.get_by_test_id("unigram-vocab-size").get_attribute("data-value"))
+    assert size_now == rounds[0]["vocab_size"] - rounds[0]["remove"]
+    seek_main(app, length)
+    final = events[-1]
+    assert final["type"] == "train_end" and final["vocab_size"] == 98
+    vocab = app.page.evaluate("() => [...document.querySelectorAll('[data-testid=unigram-vocab-item]')].map((r) => r.dataset.piece)")
+    assert vocab == [p for p, _ in final["vocab"]][:len(vocab)] and len(vocab) >= 10
+    # stepping back restores the first round exactly
+    seek_main(app, 1)
+    assert app.page.get_by_test_id("unigram-loss-now").text_content() == repr(rounds[0]["loss"])
+    app.inject_axe()
+    result = app.page.evaluate("async () => await axe.run(document.querySelector('#view-train'))")
+    assert [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")] == []
+    app.page.screenshot(path=str(DOCS / "screenshot-train-unigram.png"), full_page=True)
+
+
+def test_train_unigram_em_step_link(app):
+    length = open_train(app, "?view=train&algo=unigram&corpus=course-sentences&method=em&vocab_size=60&step=2")
+    events = python_train_events(algo="unigram", corpus="course-sentences", method="em", vocab_size=60)
+    steps = [e for e in events if e["type"] in ("unigram_em", "unigram_prune", "train_end")]
+    assert length == len(steps)
+    position = app.page.locator("#player-slot [data-testid=player-position]").text_content()
+    assert position.startswith("2 /")
+    assert steps[1]["type"] == "unigram_em"
+    assert app.page.get_by_test_id("unigram-loss-now").text_content() == repr(steps[1]["objective"])
+
+
+def test_encode_view_unhug_marks_un_and_hug(app):
+    app.open("?view=encode&algo=unigram&corpus=course-toy&text=unhug")
+    app.page.wait_for_selector("[data-testid=lattice-edge]")
+    length = int(app.page.locator("#player-slot [data-testid=player-position]").text_content().split("/")[1])
+    seek_main(app, length)
+    best = sorted(p for p, s, e, b in edges(app) if b)
+    assert best == ["hug", "un"]
+    expected = toy_best_probabilities("unhug")
+    got = [prob for _, prob, _ in nodes(app)[1:]]
+    assert got == pytest.approx(expected, rel=1e-12)
+    app.page.wait_for_selector("[data-testid=nbest-item]")
+    app.page.screenshot(path=str(DOCS / "screenshot-unigram-lattice.png"), full_page=True)

@@ -90,7 +90,7 @@ register({
 
 const SVG = "http://www.w3.org/2000/svg";
 const NBEST = 5;
-const CELL = 76; // px between positions
+const CELL = 100; // px between positions
 const PAD = 40;
 
 let cssLoaded = false;
@@ -224,11 +224,10 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
     const n = word.length; // the model's offsets are UTF-16 indices of the piece in JS too
     const edges = s.steps.filter((e) => e.type === "unigram.edge");
     const maxLen = Math.max(1, ...edges.map((e) => e.end - e.start));
-    const rise = (len) => 22 + (len - 1) * 30;
-    const top = 30 + rise(maxLen);
-    const lineY = top + 20;
+    const rise = (len) => 36 + (len - 1) * 34;
+    const lineY = 24 + rise(maxLen);
     const width = PAD * 2 + n * CELL;
-    const height = lineY + 86;
+    const height = lineY + 92;
     const x = (pos) => PAD + pos * CELL;
     const figure = el("figure", "lattice-figure");
     const caption = el("figcaption", "lattice-caption", t("uenc.lattice", { word: shown(word), n }));
@@ -243,7 +242,7 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
     let at = 0;
     for (const ch of chars) {
       const len = ch.length;
-      const label = svg("text", { class: "lattice-char", x: (x(at) + x(at + len)) / 2, y: lineY - 8, "text-anchor": "middle" });
+      const label = svg("text", { class: "lattice-char", x: (x(at) + x(at + len)) / 2, y: lineY + 26, "text-anchor": "middle" });
       label.textContent = shown(ch);
       canvas.append(label);
       at += len;
@@ -269,10 +268,10 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
       title.textContent = text;
       const d = `M ${x1} ${lineY} C ${x1} ${lineY - h * 1.3}, ${x2} ${lineY - h * 1.3}, ${x2} ${lineY}`;
       const arc = svg("path", { class: "lattice-arc", d });
-      const mid = (x1 + x2) / 2, apex = lineY - h;
+      const mid = (x1 + x2) / 2, apex = lineY - h * 0.975;
       const label = svg("text", { class: "lattice-label", x: mid, y: apex - 4, "text-anchor": "middle" });
       label.textContent = e.unk ? "<unk>" : shown(e.piece);
-      const score = svg("text", { class: "lattice-score", x: mid, y: apex + 9, "text-anchor": "middle" });
+      const score = svg("text", { class: "lattice-score", x: mid, y: apex + 13, "text-anchor": "middle" });
       score.textContent = fmtScore(e.score);
       g.append(title, arc, label, score);
       const say = () => { info.textContent = text; };
@@ -287,11 +286,12 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
       g.dataset.testid = "lattice-node";
       g.dataset.position = pos;
       const dot = svg("circle", { cx: x(pos), cy: lineY, r: 7, class: "lattice-dot" });
-      const num = svg("text", { class: "lattice-pos", x: x(pos), y: lineY + 22, "text-anchor": "middle" });
+      const num = svg("text", { class: "lattice-pos", x: x(pos), y: lineY + 20, "text-anchor": "middle" });
       num.textContent = String(pos);
-      const prob = svg("text", { class: "lattice-prob", x: x(pos), y: lineY + 40, "text-anchor": "middle" });
-      const score = svg("text", { class: "lattice-best", x: x(pos), y: lineY + 55, "text-anchor": "middle" });
-      const from = svg("text", { class: "lattice-from", x: x(pos), y: lineY + 70, "text-anchor": "middle" });
+      const prob = svg("text", { class: "lattice-prob", x: x(pos), y: lineY + 48, "text-anchor": "middle" });
+      const score = svg("text", { class: "lattice-best", x: x(pos), y: lineY + 63, "text-anchor": "middle" });
+      const from = svg("text", { class: "lattice-from", x: x(pos), y: lineY + 78, "text-anchor": "middle" });
+      g.setAttribute("role", "img");
       g.append(dot, num, prob, score, from);
       canvas.append(g);
       s.nodes.push({ g, prob, score, from });
@@ -357,7 +357,6 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
       node.g.dataset.from = e.piece;
       node.g.setAttribute("aria-label", t("uenc.nodeLabel", { pos, score: fmtScore(e.score), p: fmtProb(p), piece: shown(e.piece) }));
     });
-    s.nodes.forEach((node) => node.g.setAttribute("role", "img"));
     renderNbest(s, k === s.steps.length);
   }
 

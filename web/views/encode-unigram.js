@@ -226,7 +226,7 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
     const maxLen = Math.max(1, ...edges.map((e) => e.end - e.start));
     const rise = (len) => 36 + (len - 1) * 34;
     const lineY = 24 + rise(maxLen);
-    const width = PAD * 2 + n * CELL;
+    const width = PAD * 2 + n * CELL + 30; // room for the last node's numbers
     const height = lineY + 92;
     const x = (pos) => PAD + pos * CELL;
     const figure = el("figure", "lattice-figure");

@@ -1,0 +1,177 @@
+"""The train view (view=train) in Chromium: what it draws at each step is what the
+Python trainers compute (expected values come from webapi.train in CPython, the same
+code the page runs under Pyodide, checked against the course and `tokenizers` in
+tests/python/test_web_train.py)."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from subword_lab import webapi
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def python_run(**args):
+    events = []
+    webapi.train(json.dumps(args), lambda e: events.append(json.loads(e)))
+    return [e for e in events if e["type"] == "merge"]
+
+
+def open_train(app, query):
+    app.open(f"?view=train&{query}")
+    page = app.page
+    page.wait_for_selector("[data-testid=train-status]:has-text('Done')", timeout=120_000)
+    page.evaluate("async () => { const v = await window.subwordLab.showView('train'); await v.settled(); }")
+    return page
+
+
+def position(page):
+    return page.get_by_test_id("player-position").text_content()
+
+
+def goto(page, k):
+    page.evaluate("(k) => window.subwordLab.player().seek(k)", k)
+    page.wait_for_function("(k) => document.querySelector('[data-testid=player-position]').textContent.startsWith(k + ' /')", arg=k)
+
+
+def vocab(page):
+    return page.eval_on_selector_all("[data-testid=vocab-item]", "els => els.map(e => e.textContent)")
+
+
+def view_text(page):
+    return page.evaluate("() => document.querySelector('section.view:not([hidden])').innerText")
+
+
+def test_wordpiece_toy_steps(app):
+    merges = python_run(algo="wordpiece", corpus="course-toy")
+    page = open_train(app, "algo=wordpiece&corpus=course-toy&step=0")
+    assert position(page).startswith("0 /")
+    assert vocab(page) == []
+    page.get_by_test_id("player-step-forward").click()
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 1")
+    assert vocab(page)[-1] == "##gs"
+    winner = page.locator("[data-testid=pair-row][data-winner=true]")
+    assert winner.get_attribute("data-pair") == "##g ##s"
+    assert winner.get_by_test_id("pair-score").text_content().startswith("1/20 = 5 / (20 × 5)")
+    narration = page.get_by_test_id("narration").text_content()
+    assert "Step 1 of" in narration and "##gs" in narration
+    page.get_by_test_id("player-step-forward").click()
+    page.get_by_test_id("player-step-forward").click()
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 3")
+    third = merges[2]
+    assert vocab(page) == ["##gs", "hu", third["token"]]
+    score = Fraction(third["count"], third["left_count"] * third["right_count"])
+    cell = page.locator("[data-testid=pair-row][data-winner=true] [data-testid=pair-score]").text_content()
+    assert cell.startswith(f"{score.numerator}/{score.denominator} = ")
+
+
+def test_bpe_toy_first_merges(app):
+    page = open_train(app, "algo=bpe&corpus=course-toy&step=3")
+    assert vocab(page) == [m["token"] for m in python_run(algo="bpe", corpus="course-toy")][:3]
+    assert vocab(page) == ["ug", "un", "hug"]
+
+
+@pytest.mark.parametrize("tie_break", ["first", "hf"])
+def test_bpe_course_sentences_merge_lists(app, tie_break):
+    expected = [m["token"] for m in python_run(algo="bpe", corpus="course-sentences",
+                                                tie_break=tie_break, vocab_size=50) if m["new"]]
+    page = open_train(app, f"algo=bpe&corpus=course-sentences&vocab_size=50&tie_break={tie_break}")
+    assert position(page) == f"{len(expected)} / {len(expected)}"
+    assert vocab(page) == expected
+    if tie_break == "first":
+        assert expected[:3] == ["Ġt", "is", "er"]
+    else:
+        assert expected[:3] == ["Ġt", "er", "is"]
+    summary = page.get_by_test_id("train-summary").text_content()
+    assert ("first occurrence" in summary) == (tie_break == "first")
+
+
+def test_stepping_back_restores_the_state_exactly(app):
+    page = open_train(app, "algo=bpe&corpus=course-sentences&tie_break=first&step=5")
+    before = view_text(page)
+    page.get_by_test_id("player-step-forward").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=player-position]').textContent.startsWith('6 /')")
+    assert view_text(page) != before
+    page.get_by_test_id("player-step-back").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=player-position]').textContent.startsWith('5 /')")
+    assert view_text(page) == before
+    # and from far away: the end, then back to 5
+    goto(page, 19)
+    goto(page, 5)
+    assert view_text(page) == before
+
+
+def test_link_with_step_opens_that_step_and_keyboard_drives_player(app):
+    page = open_train(app, "algo=wordpiece&corpus=course-sentences&step=4")
+    assert position(page).startswith("4 /")
+    assert vocab(page) == ["ab", "##fu", "Fa", "Fac"]
+    page.locator(".train-words-viewport").focus()  # focus in the view, not in a form field
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('[data-testid=player-position]').textContent.startsWith('5 /')")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => document.querySelector('[data-testid=player-position]').textContent.startsWith('3 /')")
+    page.keyboard.press(" ")
+    page.wait_for_function("() => document.querySelector('[data-testid=player-play]').getAttribute('aria-pressed') === 'true'")
+    page.keyboard.press(" ")
+    page.wait_for_function("() => document.querySelector('[data-testid=player-play]').getAttribute('aria-pressed') === 'false'")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('step') === document.querySelector('[data-testid=player-position]').textContent.split(' /')[0]")
+
+
+def test_cancel_botchan_run_keeps_page_usable(app):
+    page = open_train(app, "algo=wordpiece&corpus=course-toy")
+    page.get_by_test_id("train-corpus").select_option("botchan")
+    page.get_by_test_id("train-algo").select_option("bpe")
+    assert page.get_by_test_id("train-vocab-size").input_value() == "5257"
+    page.get_by_test_id("train-button").click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=train-cancel]').disabled")
+    page.get_by_test_id("train-cancel").click()
+    page.wait_for_selector("[data-testid=train-status]:has-text('cancelled')", timeout=10_000)
+    assert page.get_by_test_id("train-cancel").is_disabled()
+    assert not page.get_by_test_id("train-button").is_disabled()
+    # the main worker still tokenizes, and a new run (in a fresh worker) still trains
+    assert page.evaluate("() => window.subwordLab.encode('hello world', 'gpt2')")["ids"]
+    page.get_by_test_id("train-corpus").select_option("course-toy")
+    page.get_by_test_id("train-button").click()
+    page.wait_for_selector("[data-testid=train-status]:has-text('Done')", timeout=120_000)
+    page.evaluate("() => window.subwordLab.player().seek(3)")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 3")
+    assert vocab(page) == ["ug", "un", "hug"]
+
+
+def test_use_in_tokenize_and_download(app):
+    page = open_train(app, "algo=bpe&corpus=course-sentences&tie_break=first")
+    with page.expect_download() as info:
+        page.get_by_test_id("train-download").click()
+    saved = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+    assert saved["model"]["type"] == "BPE" and len(saved["model"]["merges"]) == 19
+    page.get_by_test_id("train-use").click()
+    page.wait_for_function("() => window.subwordLab.view() === 'tokenize'")
+    app.settled()
+    key = page.get_by_test_id("tokenizer-select").input_value()
+    assert key.startswith("file-")
+    app.type_text("This is not a token.")
+    tokens = [t[3] for t in app.tokens()]
+    assert tokens == ["This", "Ġis", "Ġ", "n", "o", "t", "Ġa", "Ġtoken", "."]
+
+
+@pytest.mark.parametrize("query", ["algo=bpe&corpus=course-sentences&step=3",
+                                   "algo=wordpiece&corpus=course-toy&step=1"])
+def test_accessibility_axe(app, query):
+    page = open_train(app, query)
+    app.inject_axe()
+    results = page.evaluate("async () => await axe.run(document, { resultTypes: ['violations'] })")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert bad == []
+
+
+def test_screenshots(app):
+    page = open_train(app, "algo=bpe&corpus=course-sentences&tie_break=first&step=3")
+    page.screenshot(path=str(DOCS / "screenshot-train-bpe.png"), full_page=True)
+    page = open_train(app, "algo=wordpiece&corpus=course-toy&step=1")
+    page.screenshot(path=str(DOCS / "screenshot-train-wordpiece.png"), full_page=True)

@@ -34,7 +34,32 @@ register({
 const SPEEDS = [1, 2, 5, 20, 100, 500]; // steps per second
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-function button(testid, key, glyph, onClick) {
+// Icons drawn as SVG: the media-control characters (⏮ ⏭ ⏸) are missing from many fonts.
+const ICONS = {
+  start: "M5 4h2v16H5zM19 4v16L8 12z",
+  back: "M5 4h2v16H5zM17 4v16L8 12z",
+  play: "M7 4v16l13-8z",
+  pause: "M6 4h4v16H6zM14 4h4v16h-4z",
+  forward: "M17 4h2v16h-2zM7 4v16l9-8z",
+  end: "M17 4h2v16h-2zM5 4v16l11-8z",
+};
+const SVG = "http://www.w3.org/2000/svg";
+
+function icon(name) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", ICONS[name]);
+  path.setAttribute("fill", "currentColor");
+  svg.append(path);
+  return svg;
+}
+
+function button(testid, key, iconName, onClick) {
   const el = document.createElement("button");
   el.type = "button";
   el.className = "button player-button";
@@ -42,7 +67,7 @@ function button(testid, key, glyph, onClick) {
   el.dataset.key = key;
   el.setAttribute("aria-label", t(key));
   el.title = t(key);
-  el.textContent = glyph;
+  el.append(icon(iconName));
   el.addEventListener("click", onClick);
   return el;
 }
@@ -66,13 +91,12 @@ export class Player {
     bar.setAttribute("role", "group");
     bar.setAttribute("aria-label", t("player.label"));
     this.buttons = {
-      start: button("player-start", "player.start", "⏮", () => this.seek(0)),
-      back: button("player-step-back", "player.back", "◀", () => this.step(-1)),
-      play: button("player-play", "player.play", "▶", () => this.toggle()),
-      forward: button("player-step-forward", "player.forward", "▶|", () => this.step(1)),
-      end: button("player-end", "player.end", "⏭", () => this.seek(this.timeline.length)),
+      start: button("player-start", "player.start", "start", () => { this.pause(); this.seek(0); }),
+      back: button("player-step-back", "player.back", "back", () => this.step(-1)),
+      play: button("player-play", "player.play", "play", () => this.toggle()),
+      forward: button("player-step-forward", "player.forward", "forward", () => this.step(1)),
+      end: button("player-end", "player.end", "end", () => { this.pause(); this.seek(this.timeline.length); }),
     };
-    this.buttons.back.textContent = "|◀";
     this.scrub = document.createElement("input");
     this.scrub.type = "range";
     this.scrub.min = "0";
@@ -203,7 +227,10 @@ export class Player {
     this.buttons.forward.disabled = this.buttons.end.disabled = k >= n;
     this.buttons.play.disabled = n === 0;
     const key = this.playing ? "player.pause" : "player.play";
-    this.buttons.play.textContent = this.playing ? "⏸" : "▶";
+    if (this.shownPlaying !== this.playing) {
+      this.shownPlaying = this.playing;
+      this.buttons.play.replaceChildren(icon(this.playing ? "pause" : "play"));
+    }
     this.buttons.play.setAttribute("aria-label", t(key));
     this.buttons.play.title = t(key);
     this.buttons.play.setAttribute("aria-pressed", String(this.playing));

@@ -65,6 +65,7 @@ class CompareView {
     this.root = context.root;
     this.run = 0;
     this.settledPromise = Promise.resolve();
+    ensureCss("./encode.css"); // the shared control classes
     ensureCss("./compare.css");
     this.build();
   }
@@ -198,10 +199,14 @@ class CompareView {
   }
 
   draw(col, entry, chars) {
-    col.box.hidden = !entry;
     col.box.dataset.status = "done";
+    // An empty third slot stays on screen (its select adds a tokenizer) but is no column.
+    col.box.dataset.testid = entry ? "compare-column" : "compare-empty-column";
+    col.box.classList.toggle("empty", !entry);
     if (!entry) {
       delete col.box.dataset.tokenizer;
+      col.count.textContent = col.per.textContent = "";
+      col.tokens.replaceChildren();
       return;
     }
     const { key, info, result } = entry;

@@ -413,6 +413,7 @@ class EncodeView {
     if (run !== this.run) return;
     this.say(null);
     player.load(renderer.show(trace), step);
+    await new Promise((resolve) => requestAnimationFrame(resolve)); // the player draws in this frame
   }
 
   async renderer(model, factory) {

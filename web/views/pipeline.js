@@ -169,6 +169,7 @@ class PipelineView {
     this.run = 0;
     this.trace = null;
     this.settledPromise = Promise.resolve();
+    ensureCss("./encode.css"); // the shared control classes
     ensureCss("./pipeline.css");
     this.build();
   }
@@ -267,6 +268,7 @@ class PipelineView {
     this.say(null);
     this.model = digest(trace, info);
     player.load({ length: STAGES.length - 1, render: (k) => this.render(k), narrate: (k) => this.narrate(k) }, step);
+    await new Promise((resolve) => requestAnimationFrame(resolve)); // the player draws in this frame
   }
 
   render(k) {

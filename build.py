@@ -293,6 +293,8 @@ def build() -> Path:
     pyodide = copy_pyodide(tmp / "pyodide", presets["micropip"])
     wheel = build_wheel(tmp / "wheels")
     copy_web(tmp)
+    # Default animations computed now, shown before Python starts (tools/precompute.py).
+    run([sys.executable, ROOT / "tools" / "precompute.py", tmp / "precomputed"])
     build_info = {
         "wheel": f"wheels/{wheel.name}",
         "wheel_sha256": sha256(wheel.read_bytes()),

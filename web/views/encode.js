@@ -10,6 +10,7 @@
 // (tracing an encode, loading a tokenizer, drawing a token).
 import { t, register } from "../i18n.js";
 import { hueOf, pieces } from "../tokens.js";
+import { precomputed } from "../precomputed.js";
 
 register({
   en: {
@@ -384,24 +385,42 @@ class EncodeView {
     return this.settledPromise;
   }
 
+  // A course toy with its default text was traced at build time by the same Python code
+  // (tools/precompute.py): draw that at once. Python still opens the toy in the background,
+  // for what renderers ask it later (the Unigram n-best list).
+  async storedTrace(key, text) {
+    const algo = TOY_ALGO[key];
+    if (!algo) return null;
+    const [opened, traced] = await Promise.all([
+      precomputed.lookup("open_toy", { corpus: "course-toy", algo }),
+      precomputed.lookup("trace_encode", { key, text }),
+    ]);
+    if (!opened || !traced) return null;
+    loadTokenizer(this.context, key).catch(() => {});
+    const { ids, tokens, offsets } = traced.result;
+    return { info: opened.result, trace: { events: traced.events, ids, tokens, offsets, text, key } };
+  }
+
   async trace(run, step) {
     const { engine, player } = this.context;
-    if (engine.stage !== "ready") this.say("encode.waiting");
-    await engine.ready;
+    const key = this.key;
+    const text = this.input.value;
+    const stored = await this.storedTrace(key, text);
+    if (run !== this.run) return;
+    if (!stored && engine.stage !== "ready") this.say("encode.waiting");
+    if (!stored) await engine.ready;
     if (run !== this.run) return;
     this.say("encode.loading");
-    const key = this.key;
-    const info = await loadTokenizer(this.context, key);
+    const info = stored ? stored.info : await loadTokenizer(this.context, key);
     if (run !== this.run) return;
     this.showVocab(key, info);
-    const text = this.input.value;
     if (!text.trim()) {
       this.say("encode.empty");
       player.load({ length: 0, render: () => this.stage.replaceChildren(), narrate: () => "" });
       return;
     }
     this.say("encode.tracing");
-    const trace = await traceEncode(engine, key, text);
+    const trace = stored ? stored.trace : await traceEncode(engine, key, text);
     if (run !== this.run) return;
     trace.info = info;
     const factory = RENDERERS[info.model];

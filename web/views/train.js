@@ -7,7 +7,10 @@
 // with algo or corpus trains at once (the course presets take a moment) and opens step k.
 import { t, register } from "../i18n.js";
 import { Trainer, TrainingCancelled } from "../trainer.js";
+import { precomputed } from "../precomputed.js";
 import { MergesRenderer } from "./train-merges.js";
+
+precomputed.warm(); // the index is tiny; fetch it while the view is being built
 
 register({
   en: {
@@ -425,11 +428,9 @@ class TrainView {
     this.context.placePlayer(this.loadedTimeline ? this.playerBox : null);
     if (this.started) return;
     this.started = true;
-    this.trainer.warm();
     this.status.textContent = t("train.status.python");
     try {
-      await this.context.engine.ready;
-      this.info = await this.context.engine.request("call", { name: "corpus_info", args: {} });
+      this.info = await this.corpusInfo();
     } catch (error) {
       this.showError(t("train.error", { message: error.message }));
       return;
@@ -446,7 +447,19 @@ class TrainView {
     const step = get("step");
     if (linked && this.corpus.value !== "custom") await this.train({ step: step === null ? null : Number(step) });
     else this.status.textContent = t("train.status.idle");
+    // Start the training worker now, not before: a precomputed run is drawn first, and
+    // booting a second Python would compete with it for the processor.
+    this.trainer.warm();
     this.resolveWaiters();
+  }
+
+  // The form's defaults: stored at build time when available, so a course link plays
+  // before Python is ready (tools/precompute.py makes the same call).
+  async corpusInfo() {
+    const stored = await precomputed.lookup("corpus_info", {});
+    if (stored) return stored.result;
+    await this.context.engine.ready;
+    return this.context.engine.request("call", { name: "corpus_info", args: {} });
   }
 
   deactivate() {
@@ -510,9 +523,13 @@ class TrainView {
     try {
       const text = await this.corpusText(args.corpus);
       if (text !== undefined) args.text = text;
+      // A course preset at its default options was trained at build time by the same
+      // Python code: its stored events and result are what this run would give.
+      const stored = text === undefined ? await precomputed.lookup("train", args) : null;
       if (runId !== this.runId) return;
       renderer.begin();
-      const result = await this.trainer.run(args, (batch) => {
+      if (stored) renderer.add(stored.events);
+      const result = stored ? stored.result : await this.trainer.run(args, (batch) => {
         if (runId !== this.runId) return;
         if (this.status.textContent === t("train.status.starting")) this.status.textContent = t("train.status.training");
         renderer.add(batch);

@@ -1,11 +1,18 @@
 // Subword Lab's page: start the Python worker, draw the views, publish the automation API.
 import { Engine } from "./engine.js";
+import { lang, missing, t, translate } from "./i18n.js";
+import "./i18n/page.js";
+import "./i18n/tokenize.js";
 import * as urlState from "./urlstate.js";
 import { TokenizeView } from "./views/tokenize.js";
 import { ViewSwitcher } from "./views.js";
 
 const root = document.documentElement;
 root.dataset.engine = "loading";
+// The language: ?lang=, else the browser's, else English (web/i18n.js). Static markup first.
+root.lang = lang();
+translate(document);
+bindLanguageSelect();
 
 const engine = new Engine(new URL("./worker.js", import.meta.url));
 const STAGES = ["runtime", "python", "install"];
@@ -24,12 +31,24 @@ function showStage(stage, detail) {
   if (stage === "error") {
     root.dataset.engine = "error";
     document.getElementById("engine-error").textContent =
-      `Python could not start: ${detail && detail.message ? detail.message : "unknown error"}. Reload the page to try again.`;
+      t("engine.error", { message: detail && detail.message ? detail.message : t("engine.unknownError") });
   }
   box.dataset.stage = stage;
 }
 engine.onStatus(showStage);
 showStage(engine.stage);
+
+// Switching language reloads the page with the same state and ?lang= (every string is
+// drawn once from the catalogs, so a reload is the honest way to redraw them all).
+function bindLanguageSelect() {
+  const select = document.getElementById("lang-select");
+  select.value = lang();
+  select.addEventListener("change", () => {
+    const params = new URLSearchParams(location.search);
+    params.set("lang", select.value);
+    location.search = params.toString();
+  });
+}
 
 async function loadManifest() {
   try {
@@ -65,4 +84,6 @@ window.subwordLab = {
   view: () => views.current,
   showView: (name) => views.show(name),
   player: () => views.player,
+  lang: () => lang(),
+  missingStrings: () => missing(),
 };

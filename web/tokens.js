@@ -1,4 +1,6 @@
 // How a token is drawn: its colour, its visible markers, and a plain-words explanation.
+import { t } from "./i18n.js";
+import "./i18n/tokenize.js";
 
 // Same id, same hue; neighbouring ids land far apart on the colour wheel.
 export function hueOf(id) {
@@ -7,23 +9,21 @@ export function hueOf(id) {
 
 // Byte-level BPE (GPT-2) stores bytes as printable characters; these are the
 // ones a learner meets most.
-const BYTE_LEVEL = { "Ġ": "space", "Ċ": "newline", "ĉ": "tab", "č": "carriage return" };
+const BYTE_LEVEL = { "Ġ": "space", "Ċ": "newline", "ĉ": "tab", "č": "return" };
 const LITERAL = { " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍" };
-const LITERAL_NAMES = { " ": "space", "\n": "newline", "\t": "tab", "\r": "carriage return" };
+const LITERAL_NAMES = { " ": "space", "\n": "newline", "\t": "tab", "\r": "return" };
 
-// What each mark means, in our own words. The legend lists the ones on screen.
-export const MARKS = {
-  "Ġ": "Ġ stands for a space. GPT-2 works on bytes and writes the space byte as Ġ, so “Ġcat” is “ cat” with its leading space.",
-  "Ċ": "Ċ stands for a line break (the newline byte, in GPT-2's byte alphabet).",
-  "ĉ": "ĉ stands for a tab (the tab byte, in GPT-2's byte alphabet).",
-  "▁": "▁ marks a space: SentencePiece turns spaces into ▁, so a piece starting with ▁ begins a new word.",
-  "##": "## means “this piece continues the word before it” (WordPiece). “play ##ing” is “playing”.",
-  "<0x…>": "<0xNN> is a single byte, used when a character is not in the vocabulary: the text is spelled out in its UTF-8 bytes.",
-  "special": "Special tokens such as [CLS] and [SEP] are added by the tokenizer around your text; they do not come from the text itself.",
-  "unknown": "An unknown token ([UNK], <unk>) stands for text the vocabulary cannot spell.",
-  "bytes": "In a byte-level vocabulary every character stands for one byte, so a letter outside plain ASCII shows up as two to four odd characters: “é” is the two bytes Ã©, and “ is âĢľ.",
-  "␣": "␣ ↵ ⇥ show a space, line break or tab that is part of the token itself.",
+// What each mark means, in our own words (web/i18n/tokenize.js). The legend lists the ones on screen.
+const MARK_KEYS = {
+  "Ġ": "marks.byteSpace", "Ċ": "marks.byteNewline", "ĉ": "marks.byteTab", "▁": "marks.metaspace",
+  "##": "marks.continues", "<0x…>": "marks.byte", "special": "marks.special", "unknown": "marks.unknown",
+  "bytes": "marks.bytes", "␣": "marks.literal",
 };
+export const MARKS = Object.keys(MARK_KEYS);
+
+export function markText(mark) {
+  return t(MARK_KEYS[mark]);
+}
 
 const BYTE_TOKEN = /^<0x[0-9A-Fa-f]{2}>$/;
 const UNKNOWN = new Set(["[UNK]", "<unk>", "<UNK>"]);
@@ -72,19 +72,19 @@ export function explain(token, options) {
   const parts = pieces(token, options);
   const notes = [];
   for (const p of parts) {
-    if (p.mark === "special") notes.push("a special token the tokenizer adds; it is not in your text");
-    else if (p.mark === "unknown") notes.push("the unknown token: the vocabulary could not spell this text");
-    else if (p.mark === "<0x…>") notes.push(`one raw byte, 0x${token.slice(3, 5).toUpperCase()}`);
-    else if (p.mark === "##") notes.push("## = continues the previous piece of the same word");
-    else if (p.mark === "bytes") notes.push(`“${p.text}” is bytes in the byte alphabet, not letters`);
-    else if (p.mark === "▁") notes.push("▁ = a space");
-    else if (p.mark in BYTE_LEVEL) notes.push(`${p.mark} = a ${BYTE_LEVEL[p.mark]}`);
+    if (p.mark === "special") notes.push(t("note.special"));
+    else if (p.mark === "unknown") notes.push(t("note.unknown"));
+    else if (p.mark === "<0x…>") notes.push(t("note.byte", { hex: token.slice(3, 5).toUpperCase() }));
+    else if (p.mark === "##") notes.push(t("note.continues"));
+    else if (p.mark === "bytes") notes.push(t("note.bytes", { text: p.text }));
+    else if (p.mark === "▁") notes.push(t("note.metaspace"));
+    else if (p.mark in BYTE_LEVEL) notes.push(t("note.is", { mark: p.mark, name: t(`name.${BYTE_LEVEL[p.mark]}`) }));
     else if (p.mark === "␣") {
       const raw = Object.keys(LITERAL).find((k) => LITERAL[k] === p.text);
-      notes.push(`${p.text} = a ${LITERAL_NAMES[raw]}`);
+      notes.push(t("note.is", { mark: p.text, name: t(`name.${LITERAL_NAMES[raw]}`) }));
     }
   }
-  return [...new Set(notes)].join("; ");
+  return [...new Set(notes)].join(t("note.sep"));
 }
 
 export function marksIn(parts) {

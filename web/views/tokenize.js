@@ -1,5 +1,7 @@
 // The tokenize view: a text box, a tokenizer picker, and the tokens, kept in step as you type.
-import { hueOf, pieces, explain, MARKS } from "../tokens.js";
+import { hueOf, pieces, explain, markText } from "../tokens.js";
+import { t, formatNumber } from "../i18n.js";
+import "../i18n/tokenize.js";
 
 const SAMPLE = "Tokenizers don't read words: they read pieces. “Unbelievably” may become un + believ + ably, " +
   "and a rare name like Ōkuninushi falls apart into bytes. Try typing here, or paste a page of text.";
@@ -7,7 +9,8 @@ const WINDOW_CHARS = 20000; // a long paste is tokenized this many characters at
 const TOKEN_PAGE = 4000; // and drawn this many tokens at a time
 const DEFAULT_PRESET = "gpt2";
 
-const fmt = (n) => n.toLocaleString("en-US");
+const fmt = (n) => formatNumber(n);
+const RATIO = { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false };
 const $ = (root, id) => root.querySelector(`#${id}`);
 
 export class TokenizeView {
@@ -41,13 +44,14 @@ export class TokenizeView {
 
   // ------------------------------------------------------------------ set-up
   start() {
+    this.fillDropHint();
     this.fillPresets();
     const wanted = this.url.get("tokenizer");
     const available = this.manifest.presets.filter((p) => p.file).map((p) => p.id);
     const initial = available.includes(wanted) ? wanted
       : available.includes(DEFAULT_PRESET) ? DEFAULT_PRESET : available[0];
     if (wanted && !available.includes(wanted)) {
-      this.showError(`There is no tokenizer called “${wanted}” here; showing ${initial || "nothing"} instead.`);
+      this.showError(t("tok.unknownPreset", { name: wanted, fallback: initial || t("tok.nothing") }));
     }
     this.el.text.value = this.url.get("text", SAMPLE);
     if (initial) this.el.select.value = initial;
@@ -56,10 +60,27 @@ export class TokenizeView {
     if (initial) this.selectTokenizer(initial).catch(() => {});
     this.engine.ready.catch((error) => {
       this.el.tokens.dataset.status = "error";
-      this.el.tokens.replaceChildren(paragraph("placeholder", `No tokens: ${error.message}`));
+      this.el.tokens.replaceChildren(paragraph("placeholder", t("tok.noTokensError", { message: error.message })));
       this.items = null;
       this.resolveWaiters();
     });
+  }
+
+  // "or drop a {files} file…": the file names are <code> elements inside the sentence.
+  fillDropHint() {
+    const hint = $(this.root, "drop-hint");
+    if (!hint) return;
+    const [before, after = ""] = t("tok.dropHint").split("{files}");
+    const files = ["tokenizer.json", "vocab.txt", ".tiktoken", ".model"];
+    const names = [];
+    files.forEach((name, i) => {
+      if (i) names.push(t(i === files.length - 1 ? "tok.fileOr" : "tok.fileSep"));
+      const code = document.createElement("code");
+      code.textContent = name;
+      names.push(code);
+    });
+    names.push(after);
+    hint.replaceChildren(before, ...names);
   }
 
   fillPresets() {
@@ -67,15 +88,15 @@ export class TokenizeView {
     for (const preset of this.manifest.presets) {
       const option = document.createElement("option");
       option.value = preset.id;
-      option.textContent = preset.file ? preset.label : `${preset.label}: not available`;
+      option.textContent = preset.file ? preset.label : t("tok.unavailable", { label: preset.label });
       option.disabled = !preset.file;
       this.el.presets.append(option);
       this.info.set(preset.id, { key: preset.id, label: preset.label, preset });
-      if (!preset.file) notes.push(`${preset.label} is missing from this build (${preset.missing}).`);
+      if (!preset.file) notes.push(t("tok.missingPreset", { label: preset.label, missing: preset.missing }));
     }
-    if (this.manifest.error) notes.push(`The list of presets could not be loaded (${this.manifest.error}).`);
+    if (this.manifest.error) notes.push(t("tok.presetsFailed", { error: this.manifest.error }));
     if (notes.length) {
-      this.el.note.textContent = notes.join(" ") + " You can still open your own tokenizer file.";
+      this.el.note.textContent = [...notes, t("tok.ownFile")].join(" ");
       this.el.note.hidden = false;
     }
   }
@@ -147,9 +168,9 @@ export class TokenizeView {
 
   ensureLoaded(key) {
     const info = this.info.get(key);
-    if (!info) return Promise.reject(new Error(`There is no tokenizer called “${key}”.`));
+    if (!info) return Promise.reject(new Error(t("tok.noSuch", { key })));
     if (info.preset && !info.preset.file) {
-      return Promise.reject(new Error(`${info.label} is missing from this build (${info.preset.missing}).`));
+      return Promise.reject(new Error(t("tok.missingPreset", { label: info.label, missing: info.preset.missing })));
     }
     if (!this.loaded.has(key)) {
       const request = this.engine.request("openPreset", { key, file: info.preset.file }).then((details) => {
@@ -175,7 +196,8 @@ export class TokenizeView {
       },
       (error) => {
         this.el.select.value = previous || key;
-        this.showError(`Could not use ${this.info.get(key)?.label || key}: ${error.message}${this.stillUsing(previous)}`);
+        this.showError(t("tok.couldNotUse", { label: this.info.get(key)?.label || key, message: error.message })
+          + this.stillUsing(previous));
         throw error;
       },
     );
@@ -196,10 +218,10 @@ export class TokenizeView {
       const bytes = await file.arrayBuffer();
       details = await this.engine.request("openFile", { key, name: file.name, bytes }, [bytes]);
     } catch (error) {
-      this.showError(`Could not open ${file.name}: ${error.message}${this.stillUsing(previous)}`);
+      this.showError(t("tok.couldNotOpen", { name: file.name, message: error.message }) + this.stillUsing(previous));
       throw error;
     }
-    const label = `${file.name} (${details.model}, ${fmt(details.vocab_size)} tokens)`;
+    const label = t("tok.fileLabel", { name: file.name, model: details.model, n: details.vocab_size });
     const info = { ...details, key, label };
     this.info.set(key, info);
     this.loaded.set(key, Promise.resolve(info));
@@ -212,7 +234,7 @@ export class TokenizeView {
   }
 
   stillUsing(key) {
-    return key ? ` Still using ${this.info.get(key).label}.` : "";
+    return key ? t("tok.stillUsing", { label: this.info.get(key).label }) : "";
   }
 
   showError(message) {
@@ -262,7 +284,7 @@ export class TokenizeView {
       if (!this.dirty) this.render(result, text, key);
     } catch (error) {
       if (!this.dirty) {
-        this.showError(`Could not tokenize this text: ${error.message}`);
+        this.showError(t("tok.couldNotTokenize", { message: error.message }));
         this.el.tokens.dataset.status = "error";
       }
     } finally {
@@ -367,7 +389,7 @@ export class TokenizeView {
     this.bdTail.data = text.slice(parts.end, Math.max(result.encoded_chars, Math.min(text.length, 200000))) + "\u200b";
     this.el.backdrop.scrollTop = this.el.text.scrollTop;
     this.placeholder.hidden = shown > 0;
-    this.placeholder.textContent = text ? "No tokens." : "Type or paste some text above.";
+    this.placeholder.textContent = t(text ? "tok.noTokens" : "tok.typeSome");
     this.el.tokens.dataset.status = "done";
     this.el.tokens.dataset.textLength = String(text.length);
     this.updateCounts(result, text);
@@ -506,21 +528,20 @@ export class TokenizeView {
     chars.dataset.count = String(codePoints);
     const encodedText = text.slice(0, result.encoded_chars);
     const encodedPoints = encodedText.length - (encodedText.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g) || []).length;
-    ratio.textContent = n ? (encodedPoints / n).toFixed(2) : "–";
+    ratio.textContent = n ? formatNumber(encodedPoints / n, undefined, RATIO) : "–";
   }
 
   updateMore(result, text, shown) {
     const hiddenTokens = result.ids.length - shown;
     const hiddenChars = text.length - result.encoded_chars;
     const parts = [];
-    if (hiddenTokens > 0) parts.push(`${fmt(hiddenTokens)} more tokens are hidden`);
+    if (hiddenTokens > 0) parts.push(t("tok.hiddenTokens", { n: hiddenTokens }));
     if (hiddenChars > 0) {
-      parts.push(`the last ${fmt(hiddenChars)} characters are not tokenized yet (the counts cover the first ${fmt(result.encoded_chars)})`);
+      parts.push(t("tok.hiddenChars", { n: hiddenChars, covered: result.encoded_chars }));
     }
     this.el.more.hidden = parts.length === 0;
     if (parts.length) {
-      const sentence = parts.join("; ");
-      this.el.hidden.textContent = `Showing the first ${fmt(shown)} tokens: ${sentence}.`;
+      this.el.hidden.textContent = t("tok.showing", { n: shown, details: parts.join(t("tok.listSep")) });
     }
   }
 
@@ -529,12 +550,12 @@ export class TokenizeView {
     for (const mark of ["Ġ", "Ċ", "ĉ", "bytes", "▁", "##", "<0x…>", "␣", "special", "unknown"]) {
       if (!seen.has(mark)) continue;
       const li = document.createElement("li");
-      li.textContent = MARKS[mark];
+      li.textContent = markText(mark);
       items.push(li);
     }
     if (!items.length) {
       const li = document.createElement("li");
-      li.textContent = "No special marks in these tokens: each one is a plain piece of your text.";
+      li.textContent = t("tok.noMarks");
       items.push(li);
     }
     this.el.legend.replaceChildren(...items);
@@ -555,7 +576,7 @@ export class TokenizeView {
     }
     this.highlighted = index;
     if (index < 0 || !this.result) {
-      this.el.inspector.textContent = "Point at a token, or move the cursor in the text, to see which part of the text it covers.";
+      this.el.inspector.textContent = t("tok.inspector");
       return;
     }
     const el = this.tokenAt(index);
@@ -574,12 +595,12 @@ export class TokenizeView {
     const [s, e] = r.offsets[index];
     const covered = this.resultText.slice(s, e);
     const where = e > s
-      ? `covers characters ${fmt(s)}–${fmt(e)} of the text: ${JSON.stringify(covered)}`
-      : "covers no characters of the text";
+      ? t("tok.covers", { start: s, end: e, text: JSON.stringify(covered) })
+      : t("tok.coversNone");
     const note = explain(token, this.tokenOptions(r, index, this.info.get(this.current) || {}));
     this.el.inspector.textContent =
-      `Token ${fmt(index + 1)} of ${fmt(r.ids.length)}: ${JSON.stringify(token)}, id ${r.ids[index]}, ${where}.` +
-      (note ? ` ${note[0].toUpperCase()}${note.slice(1)}.` : "");
+      t("tok.describe", { n: index + 1, total: r.ids.length, token: JSON.stringify(token), id: String(r.ids[index]), where }) +
+      (note ? t("tok.note", { note: `${note[0].toUpperCase()}${note.slice(1)}` }) : "");
   }
 
   revealInText(seg) {

@@ -1,0 +1,116 @@
+"""The interface in English, Vietnamese and Chinese: every view, every string.
+
+For each language and view the page is opened with ?lang=X&view=..., and once the view is
+drawn: no key lacks a translation in any language (subwordLab.missingStrings()), no text
+on the page or in an aria-label/title/placeholder looks like a bare key, and in Vietnamese
+and Chinese the known English labels are gone.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+LANGS = ["en", "vi", "zh"]
+VIEWS = {
+    "tokenize": "",
+    "pipeline": "&tokenizer=bert-base-uncased&text=Hello%20world&step=2",
+    "train": "&algo=wordpiece&corpus=course-toy&step=3",
+    "encode": "&corpus=course-toy&algo=wordpiece&text=hugs&step=2",
+    "compare": "&tokenizers=gpt2,bert-base-uncased&text=Hello%20world",
+}
+KEY_LIKE = r"^[a-z]+\.[a-zA-Z.]+$"
+
+# Every text node (outside the user's text, the tokens and file names in <code>) and every
+# user-facing attribute, with the element it belongs to.
+VISIBLE_STRINGS = """() => {
+  const out = [];
+  const skip = (el) => el.closest("textarea, script, style, code, [data-testid=tokens], .backdrop");
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.data.trim();
+    if (text && !skip(node.parentElement)) out.push(text);
+  }
+  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    for (const attr of ["aria-label", "title", "placeholder"]) {
+      const value = el.getAttribute(attr);
+      if (value && !skip(el)) out.push(value.trim());
+    }
+  }
+  out.push(document.title);
+  return out;
+}"""
+
+# English strings the page shows in every view; none may survive a translation.
+ENGLISH = {"Tokenize", "Pipeline", "Train", "Compare", "Encode step by step", "Play", "Step forward",
+           "Python is ready", "Language", "Views"}
+
+
+def open_view(app, lang: str, view: str):
+    app.open(f"?lang={lang}&view={view}{VIEWS[view]}")
+    page = app.page
+    if view != "tokenize":
+        page.evaluate("async (name) => { const v = await window.subwordLab.showView(name); "
+                      "if (v && v.settled) await v.settled(); }", view)
+    return page
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_string_is_translated(app, lang, view):
+    page = open_view(app, lang, view)
+    assert page.evaluate("window.subwordLab.lang()") == lang
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert page.evaluate("window.subwordLab.missingStrings()") == []
+    strings = page.evaluate(VISIBLE_STRINGS)
+    keys = [s for s in strings if re.match(KEY_LIKE, s)]
+    assert keys == [], keys
+    if view in ("pipeline", "train", "encode"):  # the views with a player
+        narration = page.get_by_test_id("narration").first.text_content()
+        assert narration and not re.match(KEY_LIKE, narration)
+    if lang != "en":
+        assert ENGLISH.isdisjoint(strings), ENGLISH & set(strings)
+        assert page.get_by_test_id("view-tab-tokenize").text_content() != "Tokenize"
+    else:
+        assert page.get_by_test_id("view-tab-tokenize").text_content() == "Tokenize"
+        if view in ("pipeline", "train", "encode"):
+            assert "Play" in strings  # the player's button label, checked absent above
+
+
+def test_narration_follows_the_language(app):
+    """The same training step, narrated in each language: three different sentences."""
+    said = {}
+    for lang in LANGS:
+        page = open_view(app, lang, "train")
+        said[lang] = page.get_by_test_id("narration").first.text_content()
+    assert len(set(said.values())) == 3, said
+    assert re.search(r"[\u4e00-\u9fff]", said["zh"]), said["zh"]
+    assert re.search(r"[ăâđêôơưạảấầẩậắằẳặẹẻẽếềểệỉịọỏốồổộớờởợụủứừửựỳỷỹ]", said["vi"], re.I), said["vi"]
+
+
+def test_language_select_keeps_the_state(app):
+    app.open("?view=train&algo=wordpiece&corpus=course-toy&step=3")
+    page = app.page
+    page.evaluate("async () => { const v = await window.subwordLab.showView('train'); await v.settled?.(); }")
+    page.wait_for_timeout(300)  # the URL is updated after a short pause
+    with page.expect_navigation():
+        page.get_by_test_id("lang-select").select_option("zh")
+    page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
+    query = page.evaluate("location.search")
+    for part in ("lang=zh", "view=train", "algo=wordpiece", "corpus=course-toy", "step=3"):
+        assert part in query, query
+    assert page.get_by_test_id("view-tab-train").text_content() == "训练"
+    assert page.get_by_test_id("lang-select").input_value() == "zh"
+
+
+def test_browser_language_is_the_default(browser, site):
+    """No ?lang=: the browser's language (here Vietnamese) picks the interface."""
+    context = browser.new_context(locale="vi-VN")
+    try:
+        page = context.new_page()
+        page.goto(f"{site}/")
+        page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
+        assert page.evaluate("window.subwordLab.lang()") == "vi"
+        assert page.get_by_test_id("view-tab-tokenize").text_content() == "Tách token"
+    finally:
+        context.close()

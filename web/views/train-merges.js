@@ -3,14 +3,19 @@
 // corpus length in tokens. Everything is drawn from the trainer's events (docs/events.md,
 // "Training"); render(k) shows the state after k merges and is exact in both directions.
 //
-// Speed: each word keeps the list of steps at which its split changed (from the `words`
-// field of the full trace), so the split at step k is one binary search; only the visible
-// rows of the word list are drawn.
+// Speed (a 5,000-merge run on botchan must never block the page for 50 ms):
+// - taking an event is cheap: a merge only appends its step to the words it changed (the
+//   `words` field of the full trace); a word's split at step k is rebuilt when its row is
+//   drawn, by replaying the few merges that changed it, from a per-word cache;
+// - only the visible rows of the word list exist, and drawing reuses their nodes;
+// - the learned-token list is updated at its two ends instead of being rebuilt, and its
+//   scroller is anchored at the bottom by CSS, so drawing never forces a layout.
 import { t, formatNumber } from "../i18n.js";
 
 const ROW = 34;           // px, one word row (the list is virtualised)
 const BIG = 200;          // more words than this: sort by count, frequent words first
 const VOCAB_WINDOW = 400; // learned tokens drawn at most (the latest ones)
+const CHART_EVERY = 250;  // ms: while events stream in, the chart line is redrawn at most this often
 const SVG = "http://www.w3.org/2000/svg";
 
 function el(tag, className, text) {
@@ -18,6 +23,11 @@ function el(tag, className, text) {
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+// Skip unchanged text: rewriting it would still invalidate style and layout.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 function svg(tag, attrs = {}) {
@@ -47,11 +57,12 @@ function applyMerge(tokens, a, b, made) {
   return out;
 }
 
-function lastAtOrBefore(steps, k) {
-  let lo = 0, hi = steps.length - 1;
+// How many of the ascending steps are <= k.
+function countAtOrBefore(steps, k) {
+  let lo = 0, hi = steps.length;
   while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (steps[mid] <= k) lo = mid; else hi = mid - 1;
+    const mid = (lo + hi) >> 1;
+    if (steps[mid] <= k) lo = mid + 1; else hi = mid;
   }
   return lo;
 }
@@ -67,7 +78,7 @@ export class MergesRenderer {
     this.algo = algo;
     this.start = null;     // train_start
     this.alphabet = null;  // alphabet event
-    this.words = [];       // {word, count, steps: [0, ...], splits: [[...], ...]}
+    this.words = [];       // {word, count, tokens (the first split), steps (that changed it), cache}
     this.order = [];       // word indices in display order
     this.merges = [];
     this.learned = [];     // {token, step}
@@ -76,7 +87,12 @@ export class MergesRenderer {
     this.vocabSizes = [];
     this.end = null;
     this.chartLength = -1;
+    this.chartAt = 0;
+    this.pairsKey = null;
     this.k = 0;
+    this.clearVocab();
+    this.rowKeys = [];
+    this.list.replaceChildren();
     this.root.hidden = true;
   }
 
@@ -98,7 +114,8 @@ export class MergesRenderer {
   }
 
   takeWords(event) {
-    this.words = event.words.map((w) => ({ word: w.word, count: w.count, steps: [0], splits: [w.tokens] }));
+    this.words = event.words.map((w) => ({ word: w.word, count: w.count, tokens: w.tokens, steps: [], cache: null }));
+    this.latest = null; // the current splits, kept only for a trace without `words` (see takeMerge)
     this.order = this.words.map((_, i) => i);
     if (this.words.length > BIG) this.order.sort((a, b) => this.words[b].count - this.words[a].count || a - b);
     this.corpusTokens = [event.corpus_tokens];
@@ -111,19 +128,36 @@ export class MergesRenderer {
   takeMerge(event) {
     const step = this.merges.length + 1;
     this.merges.push(event);
-    const [a, b] = event.pair;
-    // The full trace names the words this merge changed; without it, look at every word.
-    const indices = event.words || this.words.map((_, i) => i);
-    for (const i of indices) {
-      const w = this.words[i];
-      const before = w.splits[w.splits.length - 1];
-      const after = applyMerge(before, a, b, event.token);
-      if (after.length !== before.length) { w.steps.push(step); w.splits.push(after); }
+    // The full trace names the words this merge changed; without it, find them by
+    // applying the merge to every word's current split.
+    if (event.words) {
+      for (const i of event.words) this.words[i].steps.push(step);
+    } else {
+      this.latest ??= this.words.map((w) => w.tokens);
+      const [a, b] = event.pair;
+      this.latest.forEach((before, i) => {
+        const after = applyMerge(before, a, b, event.token);
+        if (after.length !== before.length) { this.latest[i] = after; this.words[i].steps.push(step); }
+      });
     }
     if (event.new) this.learned.push({ token: event.token, step });
     this.learnedAt.push(this.learned.length);
     this.corpusTokens.push(event.corpus_tokens);
     this.vocabSizes.push(event.vocab_size);
+  }
+
+  // A word's split after the first `done` of the merges that changed it: replayed from
+  // the cached split when moving forward, from the first split when moving back.
+  splitAfter(w, done) {
+    let c = w.cache;
+    if (!c || c.done > done) c = { done: 0, tokens: w.tokens };
+    let tokens = c.tokens;
+    for (let j = c.done; j < done; j++) {
+      const m = this.merges[w.steps[j] - 1];
+      tokens = applyMerge(tokens, m.pair[0], m.pair[1], m.token);
+    }
+    w.cache = { done, tokens };
+    return tokens;
   }
 
   // ------------------------------------------------------------------ the DOM
@@ -159,7 +193,14 @@ export class MergesRenderer {
     this.vocabNote = el("p", "hint");
     this.vocabList = el("ol", "train-vocab-list");
     this.vocabList.setAttribute("aria-label", t("train.vocab.title"));
-    vocabBox.append(this.vocabTitle, this.alphabetLine, this.vocabNote, this.vocabList);
+    // column-reverse: the scroller starts at its end, so the newest token stays in view
+    // without scrollIntoView (which would force a layout on every step).
+    this.vocabScroller = el("div", "train-vocab-scroller");
+    this.vocabScroller.tabIndex = 0;
+    this.vocabScroller.setAttribute("role", "region");
+    this.vocabScroller.setAttribute("aria-label", t("train.vocab.title"));
+    this.vocabScroller.append(this.vocabList);
+    vocabBox.append(this.vocabTitle, this.alphabetLine, this.vocabNote, this.vocabScroller);
 
     const chartBox = el("section", "train-box train-chart");
     chartBox.append(el("h3", "train-box-title", t("train.chart.title")));
@@ -189,12 +230,11 @@ export class MergesRenderer {
     this.k = k;
     if (!this.words.length) return;
     const merge = k > 0 ? this.merges[k - 1] : null;
-    this.currentToken = merge ? merge.token : null;
     const changed = merge && merge.words ? merge.words.length : null;
-    this.wordsHint.textContent = merge
+    setText(this.wordsHint, merge
       ? t(changed === null ? "train.words.hintStep" : "train.words.hintChanged",
         { n: this.words.length, changed: changed ?? 0, token: merge.token })
-      : t("train.words.hintStart", { n: this.words.length });
+      : t("train.words.hintStart", { n: this.words.length }));
     this.drawRows();
     this.drawPairs(k);
     this.drawVocab(k);
@@ -207,38 +247,51 @@ export class MergesRenderer {
     const height = this.viewport.clientHeight || 400;
     const first = Math.max(0, Math.floor(top / ROW) - 4);
     const last = Math.min(this.order.length, Math.ceil((top + height) / ROW) + 4);
-    const rows = [];
-    for (let r = first; r < last; r++) rows.push(this.row(this.order[r], r, k));
-    this.list.replaceChildren(...rows);
+    const nodes = this.list.children;
+    while (nodes.length > Math.max(0, last - first)) { this.list.lastChild.remove(); this.rowKeys.pop(); }
+    while (nodes.length < last - first) { this.list.append(this.rowNode()); this.rowKeys.push(""); }
+    for (let r = first; r < last; r++) this.row(nodes[r - first], r - first, this.order[r], r, k);
   }
 
-  row(index, position, k) {
-    const w = this.words[index];
-    const at = lastAtOrBefore(w.steps, k);
-    const tokens = w.splits[at];
-    const changed = k > 0 && w.steps[at] === k;
-    const li = el("li", changed ? "train-word changed" : "train-word");
-    li.style.top = `${position * ROW}px`;
+  // One reusable row: mark, word, count, chips, and a hidden "changed" note.
+  rowNode() {
+    const li = el("li", "train-word");
     li.dataset.testid = "train-word";
-    li.dataset.word = w.word;
-    if (changed) li.dataset.changed = "true";
-    const mark = el("span", "train-word-mark", changed ? "◆" : "");
-    if (changed) mark.title = t("train.words.changed");
-    const word = el("span", "train-word-text", w.word);
-    const count = el("span", "train-word-count", `× ${formatNumber(w.count)}`);
-    const chips = el("span", "train-chips");
-    for (const token of tokens) {
-      const chip = el("span", token === this.currentToken && changed ? "chip chip-new" : "chip", token);
-      chips.append(chip);
-    }
-    li.append(mark, word, count, chips);
-    if (changed) li.append(el("span", "visually-hidden", t("train.words.changed")));
+    const mark = el("span", "train-word-mark");
+    const hidden = el("span", "visually-hidden", t("train.words.changed"));
+    hidden.hidden = true;
+    li.append(mark, el("span", "train-word-text"), el("span", "train-word-count"), el("span", "train-chips"), hidden);
     return li;
+  }
+
+  row(li, slot, index, position, k) {
+    const w = this.words[index];
+    const done = countAtOrBefore(w.steps, k);
+    const changed = k > 0 && done > 0 && w.steps[done - 1] === k;
+    const key = `${index} ${position} ${done} ${changed}`;
+    if (this.rowKeys[slot] === key) return; // drawn already: nothing to touch
+    this.rowKeys[slot] = key;
+    const [mark, word, count, chips, hidden] = li.children;
+    li.className = changed ? "train-word changed" : "train-word";
+    li.style.top = `${position * ROW}px`;
+    li.dataset.word = w.word;
+    if (changed) li.dataset.changed = "true"; else delete li.dataset.changed;
+    mark.textContent = changed ? "◆" : "";
+    if (changed) mark.title = t("train.words.changed"); else mark.removeAttribute("title");
+    word.textContent = w.word;
+    count.textContent = `× ${formatNumber(w.count)}`;
+    const current = changed ? this.merges[k - 1].token : null;
+    chips.replaceChildren(...this.splitAfter(w, done).map(
+      (token) => el("span", token === current ? "chip chip-new" : "chip", token)));
+    hidden.hidden = !changed;
   }
 
   drawPairs(k) {
     const merge = this.merges[Math.max(0, k - 1)];
     const table = this.pairsTable;
+    const key = merge ? `${this.algo} ${k}` : "";
+    if (key === this.pairsKey) return; // the same step's table is on screen
+    this.pairsKey = key;
     if (!merge) { table.replaceChildren(); this.tieText.textContent = ""; return; }
     const next = k === 0;
     this.pairsTitle.textContent = next ? t("train.pairs.titleNext") : t("train.pairs.titleStep", { step: k });
@@ -285,37 +338,66 @@ export class MergesRenderer {
     return t(tie.more ? "train.tie.textMore" : "train.tie.text", { pairs, winner: `${merge.pair[0]} + ${merge.pair[1]}`, rule });
   }
 
+  clearVocab() {
+    this.vocabList.replaceChildren();
+    this.vocabFrom = this.vocabTo = 0; // the learned tokens [from, to) are on screen
+    this.vocabCurrent = null;
+  }
+
+  vocabItem(i) {
+    const li = el("li", "vocab-item", this.learned[i].token);
+    li.dataset.testid = "vocab-item";
+    li.dataset.step = String(this.learned[i].step);
+    return li;
+  }
+
+  // Show the learned tokens [from, n): keep the items already there, add and remove at
+  // the two ends (a step adds or removes one), rebuild only after a long jump.
   drawVocab(k) {
     const n = this.learnedAt[k] ?? this.learned.length;
     const from = Math.max(0, n - VOCAB_WINDOW);
-    const current = k > 0 && this.merges[k - 1].new ? n - 1 : -1;
-    const items = [];
-    for (let i = from; i < n; i++) {
-      const li = el("li", i === current ? "vocab-item current" : "vocab-item", this.learned[i].token);
-      li.dataset.testid = "vocab-item";
-      li.dataset.step = String(this.learned[i].step);
-      if (i === current) li.setAttribute("aria-current", "true");
-      items.push(li);
+    const list = this.vocabList;
+    if (from >= this.vocabTo || n <= this.vocabFrom) this.clearVocab();
+    if (list.firstChild === null) this.vocabFrom = this.vocabTo = from;
+    for (; this.vocabTo > n; this.vocabTo--) list.lastChild.remove();
+    for (; this.vocabFrom < from; this.vocabFrom++) list.firstChild.remove();
+    const tail = document.createDocumentFragment();
+    for (; this.vocabTo < n; this.vocabTo++) tail.append(this.vocabItem(this.vocabTo));
+    list.append(tail);
+    const head = document.createDocumentFragment();
+    for (let i = from; i < this.vocabFrom; i++) head.append(this.vocabItem(i));
+    list.prepend(head);
+    this.vocabFrom = from;
+    const current = k > 0 && this.merges[k - 1].new ? list.lastChild : null;
+    if (current !== this.vocabCurrent) {
+      this.vocabCurrent?.classList.remove("current");
+      this.vocabCurrent?.removeAttribute("aria-current");
+      current?.classList.add("current");
+      current?.setAttribute("aria-current", "true");
+      this.vocabCurrent = current;
     }
-    this.vocabList.start = from + 1;
-    this.vocabList.replaceChildren(...items);
+    list.start = from + 1;
     const size = this.vocabSizes[k] ?? 0;
-    this.vocabNote.textContent = from > 0
+    setText(this.vocabNote, from > 0
       ? t("train.vocab.noteWindow", { n, shown: n - from, size })
-      : t("train.vocab.note", { n, size });
-    if (current >= 0) items[items.length - 1].scrollIntoView?.({ block: "nearest" });
+      : t("train.vocab.note", { n, size }));
   }
 
   drawChart(k) {
     const n = this.corpusTokens.length;
-    if (n !== this.chartLength) this.drawChartLine();
+    // While the run streams in, the line is redrawn a few times a second, not every frame.
+    const now = performance.now();
+    if (n !== this.chartLength && (!this.marker || this.end || now - this.chartAt > CHART_EVERY)) {
+      this.chartAt = now;
+      this.drawChartLine();
+    }
     const x = this.scaleX(this.vocabSizes[k]);
     const y = this.scaleY(this.corpusTokens[k]);
     this.marker.setAttribute("cx", x);
     this.marker.setAttribute("cy", y);
     const text = t("train.chart.now", { size: this.vocabSizes[k], tokens: this.corpusTokens[k] });
-    this.chartTitle.textContent = `${t("train.chart.title")}. ${text}`;
-    this.chartCaption.textContent = text;
+    setText(this.chartTitle, `${t("train.chart.title")}. ${text}`);
+    setText(this.chartCaption, text);
   }
 
   drawChartLine() {

@@ -9,7 +9,7 @@ frame counting while:
   - scrub: the range input set to 50 positions across the run (input events), then
     100 presses of the right arrow key;
   - jump: End, then Home.
-The same for Unigram (EM, vocabulary 1,000) on botchan. For each phase: the longest
+The same for WordPiece (vocabulary 5,000) and Unigram (EM, vocabulary 1,000) on botchan. For each phase: the longest
 main-thread task, the count of tasks over 50 ms, frames per second and the longest gap
 between two frames.
 
@@ -214,6 +214,7 @@ def measure_run(browser, site: str, query: str) -> dict:
 
 RUNS = {
     "bpe": "?view=train&algo=bpe&corpus=botchan",
+    "wordpiece": "?view=train&algo=wordpiece&corpus=botchan",
     "unigram": "?view=train&algo=unigram&corpus=botchan&vocab_size=1000&method=em",
 }
 

@@ -325,6 +325,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Referrer-Policy", "no-referrer")
+        # Course pages on other origins load embed.js, the views, the worker and the
+        # presets from here (docs/automation.md, Embedding). No cookies are ever set.
+        self.send_header("Access-Control-Allow-Origin", "*")
         super().end_headers()
 
     def guess_type(self, path):

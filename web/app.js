@@ -65,6 +65,7 @@ const tokenize = new TokenizeView({ engine, urlState, manifest, root: document.g
 tokenize.start();
 const views = new ViewSwitcher({ engine, urlState, manifest, tokenize });
 views.start();
+import("./share.js").then((share) => share.mount()); // Copy link / Copy embed code (issue 6)
 performance.mark("subwordlab:interface"); // controls drawn and wired (bench/bench_page.py)
 engine.ready.then(() => performance.mark("subwordlab:ready"), () => {});
 

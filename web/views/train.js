@@ -277,7 +277,7 @@ class TrainView {
     this.context = context;
     this.root = context.root;
     this.url = context.urlState;
-    this.trainer = new Trainer();
+    this.trainer = context.trainer || new Trainer(); // <subword-lab> shares one per page
     this.info = null;          // corpus_info from Python: defaults per corpus and algorithm
     this.events = [];
     this.result = null;

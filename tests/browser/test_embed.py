@@ -1,0 +1,259 @@
+"""Embedding (docs/automation.md, Embedding): <subword-lab> elements and an embed.html iframe on a
+host page served from ANOTHER origin (a second server, another port), the copy-link and
+copy-embed buttons of the app, and the messages for bad attributes.
+
+Expected tokens come from the real `tokenizers` (bert-base-uncased) and from subword_lab's
+webapi in CPython (the same code the page runs under Pyodide)."""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from tokenizers import Tokenizer
+
+from subword_lab import webapi
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+HEIGHT_SNIPPET = """
+<script>
+addEventListener("message", (event) => {
+  if (!event.data || event.data.type !== "subwordlab:height") return;
+  for (const frame of document.querySelectorAll("iframe"))
+    if (frame.contentWindow === event.source) frame.style.height = event.data.height + "px";
+});
+</script>"""
+
+HOST = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Host course page</title>
+<script type="module" src="{site}/embed.js"></script>{snippet}</head>
+<body>
+<h1 id="host-title">A course page on another origin</h1>
+<p id="host-text">Some prose of the course.</p>
+<subword-lab id="a" view="tokenize" text="hugs" tokenizer="bert-base-uncased"></subword-lab>
+<subword-lab id="b" view="train" algo="wordpiece" corpus="course-toy" vocab-size="12" step="3"></subword-lab>
+<iframe id="frame" title="Subword Lab" style="width: 100%; border: 0; height: 50px"
+        src="{site}/embed.html?view=encode&algo=wordpiece&corpus=course-toy&text=hugs"></iframe>
+<p id="host-after">The end of the page.</p>
+<script>
+window.hostEvents = [];
+for (const type of ["subwordlab:ready", "subwordlab:step", "subwordlab:error"])
+  document.addEventListener(type, (e) => hostEvents.push({{type, id: e.target.id, detail: e.detail}}));
+</script>
+</body></html>"""
+
+BAD = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Bad attributes</title>
+<script type="module" src="{site}/embed.js"></script></head>
+<body>
+<p id="host-text">The host's own text stays.</p>
+<subword-lab id="view" view="spreadsheet"></subword-lab>
+<subword-lab id="preset" view="tokenize" tokenizer="no-such-tokenizer"></subword-lab>
+<subword-lab id="number" view="train" algo="bpe" corpus="course-toy" vocab-size="twelve"></subword-lab>
+<subword-lab id="corpus" view="train" corpus="wikipedia"></subword-lab>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory, site):
+    """A second server on another port: the course page's origin."""
+    folder = tmp_path_factory.mktemp("host")
+    (folder / "host.html").write_text(HOST.format(site=site, snippet=HEIGHT_SNIPPET), encoding="utf-8")
+    (folder / "bad.html").write_text(BAD.format(site=site), encoding="utf-8")
+    handler = functools.partial(Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def visit(browser, site, host):
+    """Pages of a context that may talk to the two origins only; console output fails the test."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    problems, workers = [], []
+
+    def route(r):
+        url = r.request.url
+        if url.startswith((site + "/", host + "/", "blob:", "data:")):
+            r.continue_()
+        else:
+            problems.append(f"foreign request {url}")
+            r.abort()
+
+    context.route("**/*", route)
+
+    def open_page(url):
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}"))
+        page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+        page.on("worker", lambda w: workers.append(w.url))
+        page.goto(url)
+        return page
+
+    open_page.workers = workers
+    open_page.context = context
+    yield open_page
+    context.close()
+    assert problems == []
+
+
+def ready(page, selector, timeout=120_000):
+    page.wait_for_selector(f"{selector}[data-state=ready], {selector}[data-state=error]",
+                           state="attached", timeout=timeout)
+    assert page.get_attribute(selector, "data-state") == "ready", \
+        page.locator(selector).inner_text()
+
+
+def chips(locator):
+    return locator.locator("[data-testid=token]").evaluate_all("els => els.map(e => e.textContent)")
+
+
+def test_two_elements_and_an_iframe_on_another_origin(visit, host, bert_json, tmp_path):
+    page = visit(f"{host}/host.html")
+    frame = page.frame_locator("#frame")
+    ready(page, "#a")
+    ready(page, "#b")
+    frame.locator("subword-lab[data-state=ready]").wait_for(state="attached", timeout=120_000)
+
+    # tokenize: the tokens of the real bert-base-uncased, and their count
+    bert = Tokenizer.from_file(str(bert_json))
+    bert.no_padding()
+    bert.no_truncation()
+    a = page.locator("#a")
+    assert chips(a) == bert.encode("hugs").tokens
+    assert a.get_by_test_id("token-count").text_content() == str(len(bert.encode("hugs").ids))
+
+    # train: the course's WordPiece toy run at step 3, as webapi.train computes it
+    events = []
+    webapi.train(json.dumps({"algo": "wordpiece", "corpus": "course-toy", "vocab_size": 12}),
+                 lambda e: events.append(json.loads(e)))
+    merges = [e["token"] for e in events if e["type"] == "merge"]
+    b = page.locator("#b")
+    assert b.locator("[data-testid=vocab-item]").evaluate_all("els => els.map(e => e.textContent)") == merges[:3]
+    assert b.get_by_test_id("player-position").text_content().startswith("3 /")
+
+    # encode in the iframe: the toy WordPiece result
+    webapi.open_toy(json.dumps({"corpus": "course-toy", "algo": "wordpiece"}))
+    result = json.loads(webapi.encode("course-toy-wordpiece", "hugs"))
+    frame.get_by_test_id("player-end").click()
+    frame.locator("[data-testid=result-token]").first.wait_for()
+    shown = frame.locator("[data-testid=result-token]").evaluate_all("els => els.map(e => Number(e.dataset.tokenId))")
+    assert shown == result["ids"]
+
+    # one Python worker for the two elements (plus the training worker); the iframe has its own
+    assert page.evaluate("window.SubwordLab.workers") == 1
+    assert page.evaluate("window.SubwordLab.elements") == 2
+    host_workers = [u for u in visit.workers if u.startswith(f"blob:{host}/")]
+    assert 1 <= len(host_workers) <= 2, visit.workers
+
+    # the iframe fits: its height is the frame's content height, reported by postMessage
+    page.wait_for_function("""() => {
+        const f = document.getElementById('frame');
+        return parseFloat(f.style.height) > 200; }""", timeout=30_000)
+    content = frame.locator("html").evaluate("e => Math.ceil(e.getBoundingClientRect().height)")
+    page.wait_for_function("(h) => parseFloat(document.getElementById('frame').style.height) === h", arg=content)
+    scroll = frame.locator("html").evaluate("e => e.scrollHeight - e.clientHeight")
+    assert scroll <= 1
+
+    # events for the host page
+    events_seen = page.evaluate("hostEvents")
+    assert {e["id"] for e in events_seen if e["type"] == "subwordlab:ready"} >= {"a", "b"}
+    b.get_by_test_id("player-step-forward").click()
+    page.wait_for_function("() => hostEvents.some(e => e.type === 'subwordlab:step' && e.id === 'b' && e.detail.step === 4)")
+    step = [e for e in page.evaluate("hostEvents") if e["type"] == "subwordlab:step" and e["detail"]["step"] == 4][-1]
+    assert step["detail"]["length"] >= 4 and merges[3] in step["detail"]["narration"]
+
+    # attributes change after load: the widgets follow
+    page.evaluate("document.getElementById('a').setAttribute('text', 'tokenization')")
+    page.wait_for_function("() => document.getElementById('a').shadowRoot.querySelector('[data-testid=token]')?.textContent !== 'hugs' && document.getElementById('a').dataset.state === 'ready'", timeout=60_000)
+    assert chips(a) == bert.encode("tokenization").tokens
+    page.evaluate("document.getElementById('b').setAttribute('step', '1')")
+    page.wait_for_function("() => document.getElementById('b').dataset.state === 'ready' && document.getElementById('b').dataset.step === '1'", timeout=60_000)
+    assert b.locator("[data-testid=vocab-item]").evaluate_all("els => els.map(e => e.textContent)") == merges[:1]
+    assert page.evaluate("window.SubwordLab.workers") == 1
+    # the host's own content is untouched
+    assert page.locator("#host-title").text_content() == "A course page on another origin"
+    # (a full-page capture leaves the cross-origin frame blank; the viewport shows it)
+    page.locator("#frame").scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / "embed-host.png"))
+
+
+def test_bad_attributes_show_a_message(visit, host):
+    page = visit(f"{host}/bad.html")
+    for name in ("view", "preset", "number", "corpus"):
+        page.wait_for_selector(f"#{name}[data-state=error]", state="attached", timeout=60_000)
+    texts = {name: page.locator(f"#{name}").get_by_test_id("embed-error").text_content()
+             for name in ("view", "preset", "number", "corpus")}
+    assert "spreadsheet" in texts["view"] and "tokenize" in texts["view"]
+    assert "no-such-tokenizer" in texts["preset"] and "bert-base-uncased" in texts["preset"]
+    assert "vocab-size" in texts["number"] and "twelve" in texts["number"]
+    assert "wikipedia" in texts["corpus"] and "course-toy" in texts["corpus"]
+    for name in texts:
+        assert page.locator(f"#{name}").bounding_box()["height"] > 20  # never an empty box
+    assert page.locator("#host-text").text_content() == "The host's own text stays."
+    # fixing the attribute brings the widget up
+    page.evaluate("document.getElementById('preset').setAttribute('tokenizer', 'gpt2')")
+    ready(page, "#preset")
+    assert len(chips(page.locator("#preset"))) > 0
+
+
+def test_copy_link_restores_the_state(visit, site):
+    page = visit(f"{site}/?view=train&algo=wordpiece&corpus=course-toy&vocab_size=12")
+    page.wait_for_selector("[data-testid=train-status]:has-text('Done')", timeout=120_000)
+    page.evaluate("window.subwordLab.player().seek(2)")
+    page.get_by_test_id("copy-link").click()
+    field = page.get_by_test_id("share-text")
+    page.wait_for_function("() => document.querySelector('[data-testid=share-text]').value.includes('step=2')")
+    link = field.input_value()
+    assert page.get_by_test_id("share-status").text_content()
+    assert link.startswith(site) and "view=train" in link and "algo=wordpiece" in link
+    vocab = page.locator("[data-testid=vocab-item]").evaluate_all("els => els.map(e => e.textContent)")
+
+    again = visit(link)
+    again.wait_for_selector("[data-testid=train-status]:has-text('Done')", timeout=120_000)
+    assert again.get_by_test_id("player-position").text_content().startswith("2 /")
+    assert again.locator("[data-testid=vocab-item]").evaluate_all("els => els.map(e => e.textContent)") == vocab
+
+    page.get_by_test_id("copy-embed").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=share-text]').value.includes('<subword-lab')")
+    code = field.input_value()
+    assert f'<script type="module" src="{site}/embed.js"></script>' in code
+    for part in ('view="train"', 'algo="wordpiece"', 'corpus="course-toy"', 'vocab-size="12"', 'step="2"'):
+        assert part in code
+
+
+def test_copy_link_of_the_tokenize_view(visit, site):
+    page = visit(f"{site}/?tokenizer=bert-base-uncased")
+    page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
+    page.get_by_test_id("text-input").fill("Embedding works")
+    page.evaluate("async () => await window.subwordLab.settled()")
+    page.get_by_test_id("copy-link").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=share-text]').value.includes('Embedding')")
+    link = page.get_by_test_id("share-text").input_value()
+    again = visit(link)
+    again.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
+    again.evaluate("async () => await window.subwordLab.settled()")
+    assert again.get_by_test_id("text-input").input_value() == "Embedding works"
+    assert again.get_by_test_id("tokenizer-select").input_value() == "bert-base-uncased"
+
+
+def test_course_page(visit, site):
+    page = visit(f"{site}/examples/course.html")
+    page.wait_for_function("() => [...document.querySelectorAll('subword-lab')].every(e => e.dataset.state === 'ready')",
+                           timeout=180_000)
+    assert page.evaluate("window.SubwordLab.workers") == 1
+    views = page.evaluate("[...document.querySelectorAll('subword-lab')].map(e => e.dataset.view)")
+    assert set(views) >= {"tokenize", "pipeline", "train", "encode", "compare"}
+    page.screenshot(path=str(DOCS / "screenshot-embed.png"), full_page=True)
+

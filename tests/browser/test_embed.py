@@ -57,6 +57,18 @@ BAD = """<!doctype html>
 <subword-lab id="corpus" view="train" corpus="wikipedia"></subword-lab>
 </body></html>"""
 
+OPTIONS = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Options</title>
+<script type="module" src="{site}/embed.js"></script></head>
+<body>
+<subword-lab id="vi" view="tokenize" lang="vi" theme="dark" height="300" text="hugs" tokenizer="bert-base-uncased"></subword-lab>
+<subword-lab id="auto" view="encode" algo="bpe" corpus="course-toy" text="hugs" autoplay></subword-lab>
+<script>
+window.steps = [];
+document.getElementById("auto").addEventListener("subwordlab:step", (e) => steps.push(e.detail));
+</script>
+</body></html>"""
+
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory, site):
@@ -64,6 +76,7 @@ def host(tmp_path_factory, site):
     folder = tmp_path_factory.mktemp("host")
     (folder / "host.html").write_text(HOST.format(site=site, snippet=HEIGHT_SNIPPET), encoding="utf-8")
     (folder / "bad.html").write_text(BAD.format(site=site), encoding="utf-8")
+    (folder / "options.html").write_text(OPTIONS.format(site=site), encoding="utf-8")
     handler = functools.partial(Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -206,6 +219,23 @@ def test_bad_attributes_show_a_message(visit, host):
     page.evaluate("document.getElementById('preset').setAttribute('tokenizer', 'gpt2')")
     ready(page, "#preset")
     assert len(chips(page.locator("#preset"))) > 0
+
+
+def test_language_theme_height_and_autoplay(visit, host, site):
+    page = visit(f"{host}/options.html")
+    ready(page, "#vi")
+    ready(page, "#auto")
+    vi = page.locator("#vi")
+    label = vi.locator(".sl-bar label").text_content()
+    wanted = page.evaluate("async (url) => (await import(url)).t('etok.tokenizer', {}, 'vi')", f"{site}/i18n.js")
+    english = page.evaluate("async (url) => (await import(url)).t('etok.tokenizer', {}, 'en')", f"{site}/i18n.js")
+    assert label == wanted != english
+    assert vi.evaluate("e => getComputedStyle(e).colorScheme") == "dark"
+    assert vi.bounding_box()["height"] == 300
+    # autoplay: the player runs to the end by itself, telling the host each step
+    page.wait_for_function("() => steps.length && steps[steps.length - 1].step === steps[steps.length - 1].length",
+                           timeout=30_000)
+    assert [d["step"] for d in page.evaluate("steps")][-1] > 0
 
 
 def test_copy_link_restores_the_state(visit, site):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import subword_lab
+from shots import shot_path  # noqa: E402
 
 AXE_BAD = "() => axe.run(document).then(r => r.violations.filter(v => ['serious','critical'].includes(v.impact)).map(v => v.id + ': ' + v.nodes.map(n => n.target).join(' ')))"
 TEXT = "Unbelievably, naïve café owners in Zürich sold 1,234 crêpes."
@@ -51,4 +52,4 @@ def test_choosing_and_axe(app, request):
 
 def test_screenshot(app):
     open_compare(app, "?view=compare&tokenizers=bert-base-uncased,gpt2,botchan-unigram&text=" + TEXT.replace(" ", "%20"))
-    app.page.screenshot(path="docs/screenshot-compare.png", full_page=True)
+    app.page.screenshot(path=shot_path("screenshot-compare.png"), full_page=True)

@@ -16,8 +16,8 @@ import pytest
 from tokenizers import Tokenizer
 
 from subword_lab import webapi
+from shots import shot_path  # noqa: E402
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 HEIGHT_SNIPPET = """
 <script>
@@ -285,5 +285,5 @@ def test_course_page(visit, site):
     assert page.evaluate("window.SubwordLab.workers") == 1
     views = page.evaluate("[...document.querySelectorAll('subword-lab')].map(e => e.dataset.view)")
     assert set(views) >= {"tokenize", "pipeline", "train", "encode", "compare"}
-    page.screenshot(path=str(DOCS / "screenshot-embed.png"), full_page=True)
+    page.screenshot(path=shot_path("screenshot-embed.png"), full_page=True)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from subword_lab import webapi
+from shots import shot_path  # noqa: E402
 
 AXE_BAD = "() => axe.run(document).then(r => r.violations.filter(v => ['serious','critical'].includes(v.impact)).map(v => v.id + ': ' + v.nodes.map(n => n.target).join(' ')))"
 
@@ -116,4 +117,4 @@ def test_no_serious_axe_violations(app):
 
 def test_screenshot(app):
     open_encode(app, "?view=encode&algo=wordpiece&corpus=course-toy&text=hugs%20bum&step=8")
-    app.page.screenshot(path="docs/screenshot-encode-wordpiece.png", full_page=True)
+    app.page.screenshot(path=shot_path("screenshot-encode-wordpiece.png"), full_page=True)

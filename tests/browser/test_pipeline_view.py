@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import subword_lab
+from shots import shot_path  # noqa: E402
 
 AXE_BAD = "() => axe.run(document).then(r => r.violations.filter(v => ['serious','critical'].includes(v.impact)).map(v => v.id + ': ' + v.nodes.map(n => n.target).join(' ')))"
 TEXT = "Héllo  WORLD"
@@ -67,4 +68,4 @@ def test_axe_and_screenshot(app):
     open_pipeline(app, "?view=pipeline&tokenizer=bert-base-uncased&text=H%C3%A9llo%20%20WORLD%21%20Don%27t%20panic.")
     app.inject_axe()
     assert app.page.evaluate(AXE_BAD) == []
-    app.page.screenshot(path="docs/screenshot-pipeline.png", full_page=True)
+    app.page.screenshot(path=shot_path("screenshot-pipeline.png"), full_page=True)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from subword_lab import webapi
+from shots import shot_path  # noqa: E402
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def python_run(**args):
@@ -172,6 +172,6 @@ def test_accessibility_axe(app, query):
 
 def test_screenshots(app):
     page = open_train(app, "algo=bpe&corpus=course-sentences&tie_break=first&step=3")
-    page.screenshot(path=str(DOCS / "screenshot-train-bpe.png"), full_page=True)
+    page.screenshot(path=shot_path("screenshot-train-bpe.png"), full_page=True)
     page = open_train(app, "algo=wordpiece&corpus=course-toy&step=1")
-    page.screenshot(path=str(DOCS / "screenshot-train-wordpiece.png"), full_page=True)
+    page.screenshot(path=shot_path("screenshot-train-wordpiece.png"), full_page=True)

@@ -16,9 +16,9 @@ import pytest
 from subword_lab import Tokenizer, models, pre_tokenizers
 from subword_lab.trainers import UnigramTrainer
 from subword_lab import web_unigram
+from shots import shot_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ROOT / "docs"
 
 MOUNT_ENCODE = """async ({key, text, preset}) => {
   const sl = window.subwordLab;
@@ -205,7 +205,7 @@ def test_train_unigram_exact_shows_course_numbers(app):
     app.inject_axe()
     result = app.page.evaluate("async () => await axe.run(document.querySelector('#view-train'))")
     assert [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")] == []
-    app.page.screenshot(path=str(DOCS / "screenshot-train-unigram.png"), full_page=True)
+    app.page.screenshot(path=shot_path("screenshot-train-unigram.png"), full_page=True)
 
 
 def test_train_unigram_em_step_link(app):
@@ -230,4 +230,4 @@ def test_encode_view_unhug_marks_un_and_hug(app):
     got = [prob for _, prob, _ in nodes(app)[1:]]
     assert got == pytest.approx(expected, rel=1e-12)
     app.page.wait_for_selector("[data-testid=nbest-item]")
-    app.page.screenshot(path=str(DOCS / "screenshot-unigram-lattice.png"), full_page=True)
+    app.page.screenshot(path=shot_path("screenshot-unigram-lattice.png"), full_page=True)

@@ -5,7 +5,7 @@
 // bpe.symbols, bpe.merge, bpe.ignore_merges, bpe.dropout_skip. render(k) redraws the
 // current word from its own events, so stepping back restores exactly what was shown.
 import { t, register } from "../i18n.js";
-import { el, tokenChip, visible, wordsOf, wordStrip, resultRow } from "./encode.js";
+import { el, tokenChip, visible, wordsOf, renderWordSteps } from "./encode.js";
 
 register({
   en: {
@@ -113,25 +113,13 @@ export function createBpeEncodeRenderer({ root }) {
   }
 
   function render(k) {
-    if (steps.length === 0) {
-      root.replaceChildren(el("p", "hint", t("encode.noSteps")));
-      return;
-    }
-    const final = k >= steps.length;
-    const current = k === 0 ? 0 : steps[k - 1].word;
-    const parts = [wordStrip(words, k === 0 ? -1 : current, final)];
-    let partial = [];
-    if (k > 0) {
-      const word = words[current];
-      const index = steps[k - 1].index;
-      const state = wordState(word, index);
-      const wordDone = word.events.slice(index + 1).every((e) => SILENT.has(e.type));
-      if (wordDone) partial = word.tokens;
-      parts.push(wordPanel(word, state));
-    } else parts.push(el("p", "hint enc-start", t("encode.start")));
-    parts.push(resultRow(words, final ? words.length : (k === 0 ? 0 : current), final ? [] : partial, info, final));
-    parts.push(el("p", "hint enc-legend", t("bpe.legend")));
-    root.replaceChildren(...parts);
+    renderWordSteps(root, { steps, words, info, legend: "bpe.legend", wordStep }, k);
+  }
+
+  function wordStep(word, index) {
+    const state = wordState(word, index);
+    const wordDone = word.events.slice(index + 1).every((e) => SILENT.has(e.type));
+    return { panel: wordPanel(word, state), partial: wordDone ? word.tokens : [] };
   }
 
   function symbolRow(symbols, testid, highlight = -1) {

@@ -5,7 +5,7 @@
 // whole-word unknown (wordpiece.unk). render(k) draws the state after k steps
 // from those events alone, so stepping back redraws exactly what was there.
 import { t, register } from "../i18n.js";
-import { el, tokenChip, visible, wordsOf, wordStrip, resultRow } from "./encode.js";
+import { el, tokenChip, visible, wordsOf, renderWordSteps } from "./encode.js";
 
 register({
   en: {
@@ -102,28 +102,14 @@ export function createWordPieceEncodeRenderer({ root }) {
   }
 
   function render(k) {
-    if (steps.length === 0) {
-      root.replaceChildren(el("p", "hint", t("encode.noSteps")));
-      return;
-    }
-    const final = k >= steps.length;
-    const current = k === 0 ? 0 : steps[k - 1].word;
-    const parts = [wordStrip(words, k === 0 ? -1 : current, final)];
-    let partial = [];
-    if (k > 0) {
-      const word = words[current];
-      const state = wordState(word, steps[k - 1].index);
-      const wordDone = word.events.slice(steps[k - 1].index + 1).every((e) => !STEP_TYPES.has(e.type));
-      partial = state.unk ? [] : state.tokens;
-      if (state.unk || wordDone) partial = word.tokens;
-      parts.push(wordPanel(word, state));
-    } else {
-      parts.push(el("p", "hint enc-start", t("encode.start")));
-    }
-    const doneWords = k === 0 ? 0 : current;
-    parts.push(resultRow(words, final ? words.length : doneWords, final ? [] : partial, info, final));
-    parts.push(el("p", "hint enc-legend", t("wp.legend")));
-    root.replaceChildren(...parts);
+    renderWordSteps(root, { steps, words, info, legend: "wp.legend", wordStep }, k);
+  }
+
+  function wordStep(word, index) {
+    const state = wordState(word, index);
+    const wordDone = word.events.slice(index + 1).every((e) => !STEP_TYPES.has(e.type));
+    const partial = state.unk || wordDone ? word.tokens : state.tokens;
+    return { panel: wordPanel(word, state), partial };
   }
 
   function wordPanel(word, state) {

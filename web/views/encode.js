@@ -262,6 +262,30 @@ const RENDERERS = {
 
 const DEFAULT_TEXT = { wordpiece: "hugs", bpe: "hugs", unigram: "unhug" };
 
+// The frame both word-by-word renderers (WordPiece, BPE) draw after k steps: the word
+// strip, the current word's panel (or the start hint), the tokens so far, a legend.
+// `wordStep(word, index)` gives the renderer's own part: {panel, partial tokens}.
+export function renderWordSteps(root, { steps, words, info, legend, wordStep }, k) {
+  if (steps.length === 0) {
+    root.replaceChildren(el("p", "hint", t("encode.noSteps")));
+    return;
+  }
+  const final = k >= steps.length;
+  const current = k === 0 ? 0 : steps[k - 1].word;
+  const parts = [wordStrip(words, k === 0 ? -1 : current, final)];
+  let partial = [];
+  if (k > 0) {
+    const step = wordStep(words[current], steps[k - 1].index);
+    partial = step.partial;
+    parts.push(step.panel);
+  } else {
+    parts.push(el("p", "hint enc-start", t("encode.start")));
+  }
+  parts.push(resultRow(words, final ? words.length : current, final ? [] : partial, info, final));
+  parts.push(el("p", "hint enc-legend", t(legend)));
+  root.replaceChildren(...parts);
+}
+
 export function createView(context) {
   return new EncodeView(context);
 }

@@ -17,12 +17,12 @@ import base64
 import json
 from pathlib import Path
 
-from . import byte_level
-from . import decoders, models, normalizers, pre_tokenizers, processors
-from .added_vocabulary import AddedToken
-from .errors import SubwordLabError
+from ..core import byte_level
+from .. import decoders, models, normalizers, pre_tokenizers, processors
+from ..added_vocabulary import AddedToken
+from ..core.errors import SubwordLabError
 from .sentencepiece_model import read_model
-from .tokenizer import Tokenizer
+from ..tokenizer import Tokenizer
 
 __all__ = ["load", "load_bert_vocab", "load_bpe_files", "load_tiktoken",
            "load_sentencepiece", "tiktoken_merges"]

@@ -19,6 +19,7 @@ from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
 from .core.errors import SubwordLabError
+from .core.tokenizer_schema import check_tokenizer, loads_strict
 from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
 
 __all__ = ["Tokenizer", "AddedToken", "Encoding"]
@@ -443,28 +444,20 @@ class Tokenizer:
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     def save(self, path, pretty=True):
-        Path(path).write_text(self.to_str(pretty), encoding="utf-8")
+        """Write tokenizer.json all at once: a temporary file renamed into place."""
+        from .io.files import atomic_write  # io builds on the pipeline, not the reverse
+        atomic_write(path, self.to_str(pretty))
 
     @classmethod
     def from_str(cls, json_text, path=None):
         """Build a tokenizer from tokenizer.json text; `path` only names it in errors."""
-        try:
-            data = json.loads(json_text)
-        except json.JSONDecodeError as exc:
-            raise SubwordLabError(f"not valid JSON ({exc.msg} at line {exc.lineno}, "
-                                  f"column {exc.colno})", path) from None
-        return cls.from_dict(data, path)
+        return cls.from_dict(loads_strict(json_text, path), path)
 
     @classmethod
-    def from_file(cls, path):
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise SubwordLabError("not a UTF-8 text file (is it a tokenizer.json?)",
-                                  path) from None
-        except OSError as exc:
-            raise SubwordLabError(f"cannot read the file: {exc.strerror}", path) from None
-        return cls.from_str(text, path)
+    def from_file(cls, path, max_bytes=None):
+        """Read a tokenizer.json; `max_bytes` raises the file size cap (io.files)."""
+        from .io.files import read_text  # io builds on the pipeline, not the reverse
+        return cls.from_str(read_text(Path(path), "tokenizer.json", max_bytes), path)
 
     @classmethod
     def from_buffer(cls, buffer, path=None):
@@ -478,6 +471,7 @@ class Tokenizer:
     def from_dict(cls, data, path=None):
         if not isinstance(data, dict):
             raise SubwordLabError(f"expected a JSON object, got {type(data).__name__}", path)
+        check_tokenizer(data, path)
         version = data.get("version", "1.0")
         if version != "1.0":
             raise SubwordLabError(f"unknown tokenizer version {version!r} (expected '1.0')",

@@ -10,6 +10,7 @@ Wire format in brief: a message is a run of (key, value) records; key is a varin
 """
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass, field, fields
 
@@ -231,12 +232,8 @@ def parse_model(data: bytes, path=None) -> ModelProto:
 
 
 def read_model(path) -> ModelProto:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise SubwordLabError(f"cannot read: {exc.strerror}", path=path) from None
-    return parse_model(data, path)
+    from .files import read_bytes  # regular files under the size cap only
+    return parse_model(read_bytes(path), path)
 
 
 def _check(model: ModelProto, path):
@@ -250,6 +247,8 @@ def _check(model: ModelProto, path):
     for i, p in enumerate(model.pieces):
         if not p.piece:
             fail(f"pieces[{i}].piece", "empty piece")
+        if not math.isfinite(p.score):
+            fail(f"pieces[{i}].score", f"score {p.score} is not a finite number")
         if p.type not in PIECE_TYPES:
             fail(f"pieces[{i}].type", f"unknown piece type {p.type}")
         if p.piece in seen:

@@ -29,11 +29,17 @@ _STRATEGIES = {"longest_first": "LongestFirst", "only_first": "OnlyFirst",
 _STRATEGIES_R = {v: k for k, v in _STRATEGIES.items()}
 _DIRECTIONS = {"left": "Left", "right": "Right"}
 _DIRECTIONS_R = {v: k for k, v in _DIRECTIONS.items()}
+# Padding adds at most this many tokens to an encoding: far beyond any model's
+# context, far below what would exhaust memory (a length of 10^9 in a file).
+MAX_PADDING = 1 << 22
 
 
 class Tokenizer:
     """A tokenizer: a model plus optional normalizer, pre-tokenizer, post-processor
     and decoder, with added tokens, truncation and padding (HF's `Tokenizer`)."""
+
+    # The file it was read from, if any: errors at encode time name it too.
+    _source = None
 
     def __init__(self, model):
         self._model = model
@@ -122,6 +128,8 @@ class Tokenizer:
 
     def enable_truncation(self, max_length, stride=0, strategy="longest_first",
                           direction="right"):
+        _check_count(max_length, "truncation.max_length")
+        _check_count(stride, "truncation.stride")
         if strategy not in _STRATEGIES:
             raise SubwordLabError(f"unknown strategy {strategy!r}: use longest_first, "
                                   "only_first or only_second", field="truncation.strategy")
@@ -149,6 +157,11 @@ class Tokenizer:
         if direction not in _DIRECTIONS:
             raise SubwordLabError(f"unknown direction {direction!r}: use left or right",
                                   field="padding.direction")
+        for name, value in (("length", length), ("pad_to_multiple_of", pad_to_multiple_of)):
+            if value is not None:
+                _check_count(value, f"padding.{name}")
+        for name, value in (("pad_id", pad_id), ("pad_type_id", pad_type_id)):
+            _check_count(value, f"padding.{name}", 2 ** 32)
         self._padding = {"length": length, "pad_to_multiple_of": pad_to_multiple_of,
                          "pad_id": int(pad_id), "pad_token": str(pad_token),
                          "pad_type_id": int(pad_type_id), "direction": direction}
@@ -165,6 +178,18 @@ class Tokenizer:
     def encode(self, sequence, pair=None, is_pretokenized=False, add_special_tokens=True,
                on_event=None):
         """Encode one text (or a pair); `on_event` receives the steps (docs/events.md)."""
+        try:
+            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, on_event)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _named(self, exc):
+        """The error, naming the file this tokenizer came from if it does not yet."""
+        if exc.path is not None or self._source is None:
+            return exc
+        return SubwordLabError(exc.reason, self._source, exc.field)
+
+    def _encode(self, sequence, pair, is_pretokenized, add_special_tokens, on_event):
         encoding = self._encode_sequence(sequence, 0, is_pretokenized, on_event)
         pair_encoding = None
         if pair is not None:
@@ -176,6 +201,12 @@ class Tokenizer:
 
     def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True):
         """Encode many inputs (str or (a, b) pairs); batch padding pads to the longest."""
+        try:
+            return self._encode_batch(inputs, is_pretokenized, add_special_tokens)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _encode_batch(self, inputs, is_pretokenized, add_special_tokens):
         out = []
         for item in inputs:
             if isinstance(item, (tuple, list)) and not is_pretokenized:
@@ -353,11 +384,18 @@ class Tokenizer:
     def _pad(self, encodings):
         params = self._padding
         length = params["length"]
+        longest = max((len(e.ids) for e in encodings), default=0)
         if length is None:
-            length = max((len(e.ids) for e in encodings), default=0)
+            length = longest
         multiple = params["pad_to_multiple_of"]
         if multiple and length % multiple:
             length += multiple - length % multiple
+        if length - longest > MAX_PADDING:
+            field = "padding.length" if params["length"] else "padding.pad_to_multiple_of"
+            raise SubwordLabError(
+                f"padding to {length:,} tokens would add more than {MAX_PADDING:,} "
+                "padding tokens; use a smaller length or pad_to_multiple_of", self._source,
+                field)
         for enc in encodings:
             enc.pad(length, params["direction"], params["pad_id"], params["pad_type_id"],
                     params["pad_token"])
@@ -365,6 +403,12 @@ class Tokenizer:
     # -- decoding ---------------------------------------------------------------------
 
     def decode(self, ids, skip_special_tokens=True):
+        try:
+            return self._decode(ids, skip_special_tokens)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _decode(self, ids, skip_special_tokens):
         added = self.added_vocabulary
         tokens = []
         for id_ in ids:
@@ -495,6 +539,8 @@ class Tokenizer:
         tok.added_vocabulary.add_tokens(
             [AddedToken.from_dict(d, path, i) for i, d in enumerate(added)],
             tok._model, tok._normalizer)
+        if path is not None:
+            tok._source = str(path)
         return tok
 
     def __repr__(self):
@@ -502,6 +548,12 @@ class Tokenizer:
 
 
 # -- tokenizer.json helpers ---------------------------------------------------------------
+
+def _check_count(value, field, limit=2 ** 64):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+        raise SubwordLabError(f"expected a whole number from 0 to {limit - 1}, got {value!r}",
+                              field=field)
+
 
 def _to_dict(component):
     return None if component is None else component.to_dict()

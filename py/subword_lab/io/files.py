@@ -22,7 +22,7 @@ from ..core.errors import SubwordLabError
 from ..core.tokenizer_schema import loads_strict
 
 __all__ = ["MAX_BYTES", "check_options", "read_bytes", "read_text", "read_json", "with_path",
-           "check_not_input", "atomic_write", "same_file", "size_cap",
+           "check_not_input", "atomic_write", "same_file", "size_cap", "check_writable", "check_regular",
            "AtomicTextWriter"]
 
 # The largest real tokenizer files are about 30 MB; 512 MB leaves room for big
@@ -66,10 +66,9 @@ def _describe(mode) -> str:
     return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
-def read_bytes(path, max_bytes=None) -> bytes:
-    """The bytes of a regular file of at most `max_bytes` (default MAX_BYTES)."""
+def check_regular(path, max_bytes=None):
+    """Refuse what is not a regular file (after symlinks) or is over the size cap."""
     cap = _size_cap(max_bytes)
-    path = Path(path)
     try:
         info = os.stat(path)  # follows symlinks: what would really be read
     except OSError as exc:
@@ -81,6 +80,13 @@ def read_bytes(path, max_bytes=None) -> bytes:
         raise SubwordLabError(f"the file is {info.st_size:,} bytes, over the limit of "
                               f"{cap:,} bytes (raise it with max_bytes= or --max-file-size)",
                               path=path)
+    return cap
+
+
+def read_bytes(path, max_bytes=None) -> bytes:
+    """The bytes of a regular file of at most `max_bytes` (default MAX_BYTES)."""
+    path = Path(path)
+    cap = check_regular(path, max_bytes)
     try:
         # O_NONBLOCK: if the file was swapped for a FIFO since stat, do not hang.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -118,13 +124,17 @@ def read_json(path, max_bytes=None):
 
 
 def with_path(path, build):
-    """Run `build()`; component errors that lack a file get this file's name."""
+    """Run `build()`; component errors that lack a file get this file's name, and so
+    do errors the built tokenizer raises later, at encode time."""
     try:
-        return build()
+        built = build()
     except SubwordLabError as exc:
         if exc.path is None:
             raise SubwordLabError(exc.reason, path=path, field=exc.field) from None
         raise
+    if hasattr(built, "_source"):
+        built._source = str(path)
+    return built
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -164,6 +174,13 @@ def _check_target(path, field):
     return path
 
 
+def check_writable(path, inputs=(), field=None):
+    """Refuse early an output that cannot be written or is one of the inputs."""
+    path = _check_target(path, field)
+    check_not_input(path, inputs, field)
+    return path
+
+
 def atomic_write(path, data, inputs=(), field=None):
     """Write `data` (str as UTF-8, or bytes) to `path` all at once or not at all.
 
@@ -171,8 +188,7 @@ def atomic_write(path, data, inputs=(), field=None):
     it (os.replace); on any error the temporary file is removed. If `path` is a
     symlink, the file it points to is replaced.
     """
-    path = _check_target(path, field)
-    check_not_input(path, inputs, field)
+    path = check_writable(path, inputs, field)
     if isinstance(data, str):
         data = data.encode("utf-8")
     target = Path(os.path.realpath(path))
@@ -226,8 +242,7 @@ class AtomicTextWriter:
     """
 
     def __init__(self, path, inputs=(), field=None):
-        self.path = _check_target(path, field)
-        check_not_input(self.path, inputs, field)
+        self.path = check_writable(path, inputs, field)
         self.field = field
         self.target = Path(os.path.realpath(self.path))
         fd, self.temp = _temp_beside(self.target, field)

@@ -45,7 +45,10 @@ def load(path, **options) -> Tokenizer:
         if loader is None:
             raise SubwordLabError(f"unknown format {kind!r} (known: {', '.join(_LOADERS)})",
                                   path=path, field="format")
-        return loader(path, **options)
+        tokenizer = loader(path, **options)
+    if getattr(tokenizer, "_source", "") is None:  # errors at encode time name the file
+        tokenizer._source = str(path)
+    return tokenizer
 
 
 def _detect(path: Path) -> str:

@@ -106,6 +106,7 @@ def tokenizer_json_cases():
     """(case id, JSON text, field) for bad and borderline tokenizer.json files."""
     comps = reference_components()
     wordlevel = comps["model"][2]
+    _ROTATION[0] = 0  # the same cases on every call
     for slot, components in comps.items():
         for component in components:
             name = f"{slot}:{component['type']}"
@@ -125,11 +126,43 @@ def tokenizer_json_cases():
                 where = reach + path
                 label = ".".join(map(str, path))
                 yield f"{name}:{label}:missing", _drop(doc, where), slot
-                for bad, raw in BAD_VALUES.items():
+                for bad, raw in _some_bad_values():
                     yield f"{name}:{label}={bad}", _with_raw(
                         doc, lambda d, m, w=where: _set(d, w, m), raw), slot
     yield from _nesting_cases(comps)
     yield from _top_level_cases(wordlevel)
+    yield from _named_cases(comps)
+
+
+def _named_cases(comps):
+    """The cases issue 13 names, whatever the rotation picked."""
+    unigram, wordlevel = comps["model"][3], comps["model"][2]
+    for bad in ("NaN", "Infinity", "1e400", "huge int", "string", "null"):
+        yield f"named:Unigram-score={bad}", _with_raw(
+            base_document(unigram), lambda d, m: _set(d, ("model", "vocab", 1, 1), m),
+            BAD_VALUES[bad]), "model"
+    for bad in ("negative", "2^32", "fraction", "huge int", "NaN"):
+        yield f"named:WordLevel-id={bad}", _with_raw(
+            base_document(wordlevel), lambda d, m: _set(d, ("model", "vocab", "a"), m),
+            BAD_VALUES[bad]), "model"
+    byte_level = comps["pre_tokenizer"][0]
+    for slot in ("pre_tokenizer", "decoder", "post_processor"):
+        doc = base_document(wordlevel)
+        doc[slot] = byte_level
+        yield f"named:{slot}-ByteLevel-add_prefix_space=yes", _with_raw(
+            doc, lambda d, m, s=slot: _set(d, (s, "add_prefix_space"), m), '"yes"'), slot
+
+
+_ROTATION = [0]
+
+
+def _some_bad_values(count=5):
+    """`count` of BAD_VALUES, a different few for each field, so that every kind of
+    bad value meets every kind of field across the cases without trying them all."""
+    items = list(BAD_VALUES.items())
+    start = _ROTATION[0]
+    _ROTATION[0] = (start + count) % len(items)
+    return [items[(start + k) % len(items)] for k in range(count)]
 
 
 def _drop(doc, where):
@@ -188,12 +221,155 @@ def _top_level_cases(wordlevel):
              "rstrip": False, "normalized": False, "special": True}
     for key, value in (("padding", padding), ("truncation", truncation)):
         for field in value:
-            for bad, raw in BAD_VALUES.items():
+            for bad, raw in _some_bad_values():
                 inner = dict(doc, **{key: value})
                 yield f"top:{key}.{field}={bad}", _with_raw(
                     inner, lambda d, m, k=key, f=field: _set(d, (k, f), m), raw), key
     for field in added:
-        for bad, raw in BAD_VALUES.items():
+        for bad, raw in _some_bad_values():
             inner = dict(doc, added_tokens=[added])
             yield f"top:added_tokens.{field}={bad}", _with_raw(
                 inner, lambda d, m, f=field: _set(d, ("added_tokens", 0, f), m), raw), "added_tokens"
+
+
+# -- tokenizer.json: where we deliberately differ from tokenizers ------------------------------
+
+def known_difference(case_id):
+    """Why we refuse (or read) a case tokenizers reads (or refuses), or None."""
+    if case_id.endswith(":unknown-type") or ":processors.1.type" in case_id or (
+            "RobertaProcessing:trim_offsets=" in case_id
+            or "RobertaProcessing:add_prefix_space=" in case_id):
+        return ("tokenizers guesses a component with an unknown or missing type from its "
+                "fields (a RobertaProcessing with a bad flag becomes a BertProcessing); we refuse")
+    if "TemplateProcessing:" in case_id:
+        return ("we check at load that the template's special tokens are defined; "
+                "tokenizers finds out at encode time")
+    if "UnicodeScripts" in case_id:
+        return "the UnicodeScripts pre-tokenizer is not supported here"
+    if case_id == "model:BPE:continuing_subword_prefix=string":
+        return "tokenizers crashes (a Rust panic) on a merge shorter than the prefix; we read it"
+    return None
+
+
+# -- other files --------------------------------------------------------------------------------
+
+def vocab_txt_cases():
+    """(case id, bytes) for vocab.txt files."""
+    ok = "[PAD]\n[UNK]\n[CLS]\n[SEP]\nthe\n##s\n"
+    yield "plain", ok.encode()
+    yield "2MB-line", (ok + "x" * 2_000_000 + "\n").encode()
+    yield "many-long-lines", (ok + "".join("y" * 5000 + str(i) + "\n" for i in range(200))).encode()
+    yield "no-unk", b"the\n##s\n"
+    yield "only-newlines", b"\n\n\n"
+    yield "nul", ok.encode() + b"a\x00b\n"
+    yield "latin-1", ok.encode() + "caf\xe9\n".encode("latin-1")
+    yield "bom", b"\xef\xbb\xbf" + ok.encode()
+    yield "crlf", ok.replace("\n", "\r\n").encode()
+    yield "duplicates", (ok * 3).encode()
+    yield "lone-surrogate-escape", ok.encode() + b"\xed\xa0\x80\n"
+    yield "whitespace-tokens", (ok + " \n\t\n\u3000\n").encode()
+
+
+def merges_cases():
+    """(case id, vocab.json text, merges.txt text) for GPT-2 style BPE files."""
+    vocab = {"a": 0, "b": 1, "ab": 2, "c": 3}
+    good = "#version: 0.2\na b\n"
+    yield "plain", json.dumps(vocab), good
+    yield "three-parts", json.dumps(vocab), "a b c\n"
+    yield "one-part", json.dumps(vocab), "ab\n"
+    yield "unknown-pieces", json.dumps(vocab), "x y\n"
+    yield "id-negative", json.dumps(dict(vocab, c=-1)), good
+    yield "id-2^32", json.dumps(dict(vocab, c=2 ** 32)), good
+    yield "id-string", json.dumps(dict(vocab, c="3")), good
+    yield "id-NaN", json.dumps(vocab)[:-1] + ', "d": NaN}', good
+    yield "id-huge", json.dumps(vocab)[:-1] + ', "d": ' + "9" * 5000 + "}", good
+    yield "vocab-list", "[1, 2]", good
+    yield "vocab-nested", "[" * 5000 + "]" * 5000, good
+    yield "merges-binary", json.dumps(vocab), "a b\n\x00\n"
+    yield "merges-empty", json.dumps(vocab), ""
+
+
+def tiktoken_cases():
+    """(case id, text, helper branch or None): None = must already be refused."""
+    import base64
+    lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    good = "\n".join(lines) + "\n"
+    extra = base64.b64encode(b"ab").decode()
+    yield "plain", good, None
+    yield "not-base64", good + "!!!! 256\n", None
+    yield "duplicate-rank", good + f"{extra} 5\n", None
+    yield "missing-byte", "\n".join(lines[1:]) + "\n", None
+    yield "rank-superscript", good + f"{extra} \u00b2\u2075\u2076\n", "formats"
+    yield "rank-arabic-indic", good + f"{extra} \u0662\u0665\u0666\n", "formats"
+    yield "rank-1e20", good + f"{extra} 100000000000000000000\n", "formats"
+    yield "rank-2^32", good + f"{extra} 4294967296\n", "formats"
+    yield "rank-5000-digits", good + f"{extra} {'9' * 5000}\n", "formats"
+    yield "three-fields", good + f"{extra} 256 x\n", None
+
+
+def _varint(n):
+    out = bytearray()
+    while True:
+        low, n = n & 0x7F, n >> 7
+        out.append(low | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(number, wire, payload):
+    return _varint(number << 3 | wire) + payload
+
+
+def sentencepiece_model(pieces):
+    """A minimal ModelProto: (piece, score, type) triples and a Unigram trainer spec."""
+    import struct
+    body = b""
+    for piece, score, kind in pieces:
+        raw = piece.encode()
+        inner = (_field(1, 2, _varint(len(raw)) + raw) + _field(2, 5, struct.pack("<f", score))
+                 + _field(3, 0, _varint(kind)))
+        body += _field(1, 2, _varint(len(inner)) + inner)
+    spec = _field(3, 0, _varint(1))  # model_type UNIGRAM
+    return body + _field(2, 2, _varint(len(spec)) + spec)
+
+
+def model_score_cases():
+    base = [("<unk>", 0.0, 2), ("a", -1.0, 1), ("b", -2.0, 1)]
+    yield "finite", sentencepiece_model(base), True
+    for name, value in (("NaN", float("nan")), ("Inf", float("inf")), ("-Inf", float("-inf"))):
+        yield f"score-{name}", sentencepiece_model(base[:2] + [("b", value, 1)]), False
+
+
+def model_mutations(data, seed, count):
+    """`count` copies of `data` with a few bytes changed, cut or repeated (deterministic)."""
+    import random
+    rng = random.Random(seed)
+    for i in range(count):
+        mutated = bytearray(data)
+        how = i % 4
+        if how == 0:
+            for _ in range(rng.randint(1, 8)):
+                mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+        elif how == 1:
+            mutated = mutated[: rng.randrange(1, len(mutated))]
+        elif how == 2:
+            start = rng.randrange(len(mutated))
+            mutated[start:start] = mutated[start:start + rng.randint(1, 64)] * rng.randint(2, 50)
+        else:
+            pos = rng.randrange(len(mutated))
+            mutated[pos:pos] = b"\xff" * rng.randint(1, 12)  # huge varints
+        yield f"mutation-{seed}-{i}", bytes(mutated)
+
+
+# Sizes keep every case far under the time bound; big-input speed has its own
+# benchmarks (bench/).
+HOSTILE_TEXTS = {
+    "empty": "", "spaces": " " * 10_000, "nul": "a\x00b", "newlines": "\r\n" * 5000,
+    "long-word": "x" * 30_000, "long-words": " ".join(["abcdefgh" * 20] * 500),
+    "combining": "e" + "\u0301" * 20_000, "zwj-emoji": "\U0001F468\u200d\U0001F469\u200d\U0001F467" * 2000,
+    "rtl": "\u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627 " * 2000,
+    "private-use": "\ue000\U000F0000" * 1000, "controls": "".join(map(chr, range(32))) * 300,
+    "bom-and-nbsp": "\ufeff\u00a0\u2028\u2029" * 2000, "cjk": "\u6f22\u5b57" * 5000,
+    "digits": "1234567890" * 3000, "specials-as-text": "[CLS] [SEP] <unk> [UNK]" * 1000,
+    "non-characters": "\ufffe\uffff\U0010FFFF" * 1000,
+}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 from .errors import SubwordLabError
 
@@ -49,6 +50,44 @@ def _short(text):
     return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
 
 
+_TOO_DEEP = (f"nested too deeply (tokenizers reads at most {MAX_JSON_DEPTH} levels "
+             "of lists and objects)")
+# Strings (skipped whole), brackets and bare words/numbers: enough to find where
+# a problem is once we know there is one.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|[-+0-9A-Za-z.]+')
+
+
+def _where(text, offset):
+    line = text.count("\n", 0, offset) + 1
+    return f"line {line} column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
+def _locate_deep(text):
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return _where(text, match.start())
+        elif token in "]}":
+            depth -= 1
+    return None
+
+
+def _locate_number(text):
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token[0] in '"[]{}' or token in ("true", "false", "null"):
+            continue
+        try:
+            _float(token) if token.lstrip("-") in ("NaN", "Infinity") else (
+                _float(token) if any(c in token for c in ".eE") else _int(token))
+        except (SubwordLabError, ValueError):
+            return _where(text, match.start())
+    return None
+
+
 def loads_strict(text, path=None):
     """json.loads as serde_json reads it: no NaN/Infinity, no out-of-range numbers,
     at most MAX_JSON_DEPTH levels of nesting; errors are SubwordLabError."""
@@ -59,11 +98,14 @@ def loads_strict(text, path=None):
         raise SubwordLabError(f"not valid JSON ({exc.msg})", path,
                               f"line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
-        raise SubwordLabError(f"nested too deeply (tokenizers reads at most "
-                              f"{MAX_JSON_DEPTH} levels of lists and objects)", path) from None
+        raise SubwordLabError(_TOO_DEEP, path, _locate_deep(text)) from None
     except SubwordLabError as exc:
-        raise SubwordLabError(f"not valid JSON ({exc.reason})", path) from None
-    check_depth(data, path)
+        raise SubwordLabError(f"not valid JSON ({exc.reason})", path,
+                              _locate_number(text)) from None
+    try:
+        check_depth(data)
+    except SubwordLabError:
+        raise SubwordLabError(_TOO_DEEP, path, _locate_deep(text)) from None
     return data
 
 
@@ -73,8 +115,7 @@ def check_depth(data, path=None):
     while stack:
         value, depth = stack.pop()
         if depth > MAX_JSON_DEPTH:
-            raise SubwordLabError(f"nested too deeply (tokenizers reads at most "
-                                  f"{MAX_JSON_DEPTH} levels of lists and objects)", path)
+            raise SubwordLabError(_TOO_DEEP, path)
         inner = value.values() if isinstance(value, dict) else value
         stack.extend((v, depth + 1) for v in inner if isinstance(v, (dict, list)))
 

@@ -19,6 +19,7 @@ from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
 from .core.errors import SubwordLabError
+from .core.safe_files import atomic_write, read_text
 from .core.tokenizer_schema import check_tokenizer, loads_strict
 from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
 
@@ -489,7 +490,6 @@ class Tokenizer:
 
     def save(self, path, pretty=True):
         """Write tokenizer.json all at once: a temporary file renamed into place."""
-        from .io.files import atomic_write  # io builds on the pipeline, not the reverse
         atomic_write(path, self.to_str(pretty))
 
     @classmethod
@@ -499,8 +499,7 @@ class Tokenizer:
 
     @classmethod
     def from_file(cls, path, max_bytes=None):
-        """Read a tokenizer.json; `max_bytes` raises the file size cap (io.files)."""
-        from .io.files import read_text  # io builds on the pipeline, not the reverse
+        """Read a tokenizer.json; `max_bytes` raises the file size cap (core.safe_files)."""
         return cls.from_str(read_text(Path(path), "tokenizer.json", max_bytes), path)
 
     @classmethod

@@ -15,6 +15,7 @@ import sys
 from ..core.errors import SubwordLabError
 from ..io.loaders import load
 from . import train
+from .console import file_size, say
 
 __all__ = ["main"]
 
@@ -41,17 +42,6 @@ def _stream(stream, name):
     if stream is None or getattr(stream, "buffer", None) is None:
         raise SubwordLabError(f"{name} is closed")
     return stream.buffer
-
-
-def file_size(text):
-    """argparse type for --max-file-size: bytes, or with a K, M or G suffix."""
-    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
-    scale = units.get(text[-1:].lower(), 1)
-    digits = text[:-1] if scale > 1 else text
-    if not digits.isascii() or not digits.isdigit() or int(digits) < 1:
-        raise argparse.ArgumentTypeError(f"expected a size in bytes such as 1000000 or 64M, "
-                                         f"got {text!r}")
-    return int(digits) * scale
 
 
 def _parser():
@@ -85,17 +75,6 @@ def main(argv=None):
         return 0
     except KeyboardInterrupt:
         return 130
-
-
-def say(line):
-    """One line on stderr, if there is a stderr at all."""
-    stream = sys.stderr
-    if stream is None:
-        return
-    try:
-        print(line, file=stream)
-    except (OSError, ValueError):
-        pass
 
 
 def _silence_stdout():

@@ -15,7 +15,9 @@ import sys
 import time
 
 from ..core.errors import SubwordLabError
-from ..io.files import AtomicTextWriter, atomic_write, check_regular, check_writable, size_cap
+from ..io.files import (AtomicTextWriter, atomic_write, check_regular, check_writable,
+                        size_cap)
+from .console import file_size, say
 
 __all__ = ["main"]
 
@@ -55,14 +57,9 @@ def _parser():
     p.add_argument("--events", metavar="FILE", help="also write every training event as JSON lines")
     p.add_argument("--trace", choices=("summary", "full"), default="summary")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--max-file-size", type=_file_size, metavar="BYTES",
+    p.add_argument("--max-file-size", type=file_size, metavar="BYTES",
                    help="largest corpus file read (default 512M)")
     return p
-
-
-def _file_size(text):
-    from .main import file_size
-    return file_size(text)
 
 
 def _check_files(args):
@@ -212,14 +209,9 @@ def _run(argv):
     if sink is not None:
         sink.commit()
     elapsed = time.perf_counter() - started
-    _say(f"{args.algo}: vocabulary of {tok.get_vocab_size()} tokens in {elapsed:.1f} s "
+    say(f"{args.algo}: vocabulary of {tok.get_vocab_size()} tokens in {elapsed:.1f} s "
          f"-> {args.output}")
     return 0
-
-
-def _say(line):
-    from .main import say
-    say(line)
 
 
 def main(argv=None):
@@ -230,10 +222,10 @@ def main(argv=None):
     try:
         return _run(argv)
     except SubwordLabError as exc:
-        _say(f"error: {exc}")
+        say(f"error: {exc}")
         return 2
     except (KeyboardInterrupt, TrainingCancelled):
-        _say("training cancelled")
+        say("training cancelled")
         return 130
 
 

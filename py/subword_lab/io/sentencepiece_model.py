@@ -15,6 +15,7 @@ import struct
 from dataclasses import dataclass, field, fields
 
 from ..core.errors import SubwordLabError
+from ..core.safe_files import read_bytes  # regular files under the size cap only
 
 __all__ = ["SentencePiece", "TrainerSpec", "NormalizerSpec", "ModelProto",
            "parse_model", "read_model", "summary", "PIECE_TYPES", "MODEL_TYPES"]
@@ -232,7 +233,6 @@ def parse_model(data: bytes, path=None) -> ModelProto:
 
 
 def read_model(path) -> ModelProto:
-    from .files import read_bytes  # regular files under the size cap only
     return parse_model(read_bytes(path), path)
 
 

@@ -19,7 +19,7 @@ from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
 from .core.errors import SubwordLabError
-from .core.safe_files import atomic_write, read_text
+from .core.safe_files import atomic_write, check_file_kind, read_text
 from .core.tokenizer_schema import check_tokenizer, loads_strict
 from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
 
@@ -461,11 +461,20 @@ class Tokenizer:
         self.add_special_tokens(special or [])
 
     def train(self, files, trainer=None, on_event=None):
-        """Train on text files, read line by line (newlines kept, as HF does)."""
+        """Train on text files, read line by line (newlines kept, as HF does);
+        a missing, unreadable or non-regular file is a SubwordLabError naming it."""
         def lines():
             for name in files:
-                with open(name, encoding="utf-8", newline="") as f:  # keep \r\n, as HF
-                    yield from f
+                check_file_kind(name)  # a named pipe would wait forever
+                try:
+                    handle = open(name, encoding="utf-8", newline="")  # keep \r\n, as HF
+                except OSError as exc:
+                    raise SubwordLabError(f"cannot read: {exc.strerror}", name) from None
+                with handle:
+                    try:
+                        yield from handle
+                    except UnicodeDecodeError:
+                        raise SubwordLabError("not UTF-8 text", name) from None
         self.train_from_iterator(lines(), trainer, on_event=on_event)
 
     # -- tokenizer.json -----------------------------------------------------------------

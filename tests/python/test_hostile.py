@@ -489,3 +489,25 @@ def test_cli(tmp_path, case_id):
     if needle is not None:
         lines = [line for line in err.splitlines() if line.startswith("error:")]
         assert len(lines) == 1 and needle in lines[0], err
+
+
+def test_library_training_refuses_a_fifo(tmp_path):
+    from subword_lab import models, trainers
+    fifo = tmp_path / "corpus.txt"
+    os.mkfifo(fifo)
+    tok = Tokenizer(models.BPE())
+    err = _timed(lambda: tok.train([str(fifo)], trainers.BpeTrainer(vocab_size=300,
+                                                                    show_progress=False)))
+    _names(err, fifo)
+    assert "named pipe" in err.reason
+
+
+def test_save_is_atomic_and_keeps_no_temp_file(tmp_path):
+    tok = _small_tokenizer()
+    target = tmp_path / "tokenizer.json"
+    target.write_text("old", encoding="utf-8")
+    tok.save(str(target))
+    assert json.loads(target.read_text(encoding="utf-8"))["model"]["type"] == "WordLevel"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tokenizer.json"]
+    err = _timed(lambda: tok.save(str(tmp_path / "missing" / "t.json")))
+    _names(err, tmp_path / "missing" / "t.json")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .errors import SubwordLabError
 
-__all__ = ["MAX_BYTES", "size_cap", "check_regular", "read_bytes", "read_text", "same_file",
+__all__ = ["MAX_BYTES", "size_cap", "check_file_kind", "check_regular", "read_bytes", "read_text", "same_file",
            "check_not_input", "check_writable", "atomic_write", "AtomicTextWriter"]
 
 # The largest real tokenizer files are about 30 MB; 512 MB leaves room for big
@@ -56,9 +56,8 @@ def _describe(mode) -> str:
     return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
-def check_regular(path, max_bytes=None):
-    """Refuse what is not a regular file (after symlinks) or is over the size cap."""
-    cap = _size_cap(max_bytes)
+def check_file_kind(path):
+    """Refuse what is not a regular file after following symlinks; its stat."""
     try:
         info = os.stat(path)  # follows symlinks: what would really be read
     except OSError as exc:
@@ -66,6 +65,13 @@ def check_regular(path, max_bytes=None):
     if not stat.S_ISREG(info.st_mode):
         raise SubwordLabError(f"{_describe(info.st_mode)}, not a regular file; "
                               "only regular files are read", path=path)
+    return info
+
+
+def check_regular(path, max_bytes=None):
+    """Refuse what is not a regular file (after symlinks) or is over the size cap."""
+    cap = _size_cap(max_bytes)
+    info = check_file_kind(path)
     if info.st_size > cap:
         raise SubwordLabError(f"the file is {info.st_size:,} bytes, over the limit of "
                               f"{cap:,} bytes (raise it with max_bytes= or --max-file-size)",

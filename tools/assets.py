@@ -146,3 +146,39 @@ if __name__ == "__main__":
     for key, value in failed.items():
         print(f"MISSING {key}: {value}", file=sys.stderr)
     sys.exit(1 if failed else 0)
+
+
+# --- tokenizers' own Python test suite (used by tools/run_tokenizers_suite.py) ---
+# Kept apart from ARCHIVES/ASSETS above: this is a whole folder, not one file.
+TOKENIZERS_SDIST = "tokenizers-0.23.3.tar.gz"
+ARCHIVES[TOKENIZERS_SDIST] = (
+    "tokenizers", "cded33237c77caeef62944d32aa9a7ef42bdce2b3497e18d137e072a8c4be438")
+# The part of the sdist the suite needs: its tests plus the conftest and pytest.ini beside them.
+TOKENIZERS_TESTS_PREFIX = "tokenizers-0.23.3/bindings/python/"
+TOKENIZERS_TESTS_MEMBERS = ("tests/", "conftest.py", "pytest.ini")
+
+
+def fetch_tokenizers_tests(quiet=False) -> Path:
+    """Unpack tokenizers' bindings/python tests into the cache once; return that folder.
+
+    The folder is named ".../python" because the suite checks that it runs from there.
+    """
+    root = cache_dir() / "tokenizers-0.23.3-tests" / "python"
+    marker = root / ".complete"
+    if marker.exists():
+        return root
+    if not quiet:
+        print(f"fetching {TOKENIZERS_SDIST} from PyPI", file=sys.stderr)
+    data = _download(TOKENIZERS_SDIST)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for info in tar.getmembers():
+            rel = info.name[len(TOKENIZERS_TESTS_PREFIX):]
+            if not info.name.startswith(TOKENIZERS_TESTS_PREFIX) or not info.isfile():
+                continue
+            if not rel.startswith(TOKENIZERS_TESTS_MEMBERS):
+                continue
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(tar.extractfile(info).read())
+    marker.write_text(ARCHIVES[TOKENIZERS_SDIST][1])
+    return root

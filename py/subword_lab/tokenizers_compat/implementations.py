@@ -1,0 +1,2 @@
+"""`tokenizers.implementations`: ready-made pipelines (filled in below)."""
+__all__ = []

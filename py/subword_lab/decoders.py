@@ -32,6 +32,12 @@ class Decoder:
     def to_dict(self) -> dict:
         raise NotImplementedError
 
+    @staticmethod
+    def custom(obj):
+        """Wrap a Python object that has a decode_chain(tokens) method (HF's Decoder.custom)."""
+        from .custom import CustomDecoder
+        return CustomDecoder(obj)
+
     def __repr__(self):
         fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "type")
         return f"{type(self).__name__}({fields})"
@@ -327,6 +333,15 @@ class Sequence(Decoder):
 
     def to_dict(self):
         return {"type": "Sequence", "decoders": [d.to_dict() for d in self.decoders]}
+
+    def __getitem__(self, index):
+        return self.decoders[index]
+
+    def __setitem__(self, index, decoder):
+        self.decoders[index] = decoder
+
+    def __len__(self):
+        return len(self.decoders)
 
 
 # --- tokenizer.json --------------------------------------------------------------

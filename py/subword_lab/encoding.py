@@ -164,6 +164,8 @@ class Encoding:
     def truncate(self, max_length, stride=0, direction="right"):
         """Keep `max_length` tokens; the rest goes to `overflowing` in windows
         that overlap by `stride` tokens (HF's Encoding::truncate)."""
+        if direction not in ("left", "right"):
+            raise SubwordLabError(f"Invalid truncation direction value : {direction}")
         n = len(self.ids)
         if max_length >= n:
             return

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from itertools import repeat
 
-from .core import unicode_tables
+from .core import byte_level, unicode_tables
 from .core.errors import SubwordLabError
 from .core.normalized import NormalizedString
 from .core.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
@@ -34,6 +34,12 @@ class Normalizer:
 
     def to_dict(self) -> dict:
         return {"type": type(self).__name__}
+
+    @staticmethod
+    def custom(obj):
+        """Wrap a Python object that has a normalize(ns) method (HF's Normalizer.custom)."""
+        from .custom import CustomNormalizer
+        return CustomNormalizer(obj)
 
     def __repr__(self):
         fields = {k: v for k, v in self.to_dict().items() if k != "type"}
@@ -179,6 +185,8 @@ class Replace(Normalizer):
     def __init__(self, pattern, content):
         if isinstance(pattern, str):
             pattern = {"String": pattern}
+        elif type(pattern).__name__ == "Regex":  # pre_tokenizers.Regex, as HF's Regex
+            pattern = {"Regex": pattern.pattern}
         if not isinstance(pattern, dict) or len(pattern) != 1 or \
                 next(iter(pattern)) not in ("String", "Regex"):
             raise SubwordLabError('must be {"String": ...} or {"Regex": ...}', field="pattern")
@@ -325,6 +333,22 @@ class Sequence(Normalizer):
     def to_dict(self):
         return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
 
+    def __getitem__(self, index):
+        return self.normalizers[index]
+
+    def __setitem__(self, index, normalizer):
+        self.normalizers[index] = normalizer
+
+    def __len__(self):
+        return len(self.normalizers)
+
+
+class ByteLevel(Normalizer):
+    """Every character as the byte-level characters of its UTF-8 bytes (GPT-2's alphabet)."""
+
+    def normalize(self, ns):
+        ns.transform(byte_level.transform_changes(ns.normalized))
+
 
 # ----- tokenizer.json ------------------------------------------------------------------
 
@@ -349,7 +373,7 @@ def from_dict(d, field="normalizer"):
         raise SubwordLabError("must be an object", field=field)
     kind = d.get("type")
     simple = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD,
-              "Lowercase": Lowercase, "StripAccents": StripAccents}
+              "Lowercase": Lowercase, "StripAccents": StripAccents, "ByteLevel": ByteLevel}
     if kind in simple:
         return simple[kind]()
     if kind == "BertNormalizer":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 from .core import byte_level
 from .core import unicode_regex
@@ -126,6 +127,12 @@ class PreTokenizer:
 
     def to_dict(self) -> dict:
         return {"type": type(self).__name__}
+
+    @staticmethod
+    def custom(obj):
+        """Wrap a Python object that has a pre_tokenize(pts) method (HF's PreTokenizer.custom)."""
+        from .custom import CustomPreTokenizer
+        return CustomPreTokenizer(obj)
 
     def __repr__(self):
         fields = {k: v for k, v in self.to_dict().items() if k != "type"}
@@ -387,6 +394,47 @@ def _pattern_from_dict(d: dict):
     raise SubwordLabError('expected {"String": ...} or {"Regex": ...}', field="pattern")
 
 
+class UnicodeScripts(PreTokenizer):
+    """Split where the Unicode script changes (Latin, Cyrillic, Han...), as HF's.
+
+    Spaces belong to no script; kana count as Han. Scripts come from the standard
+    library's character names, an approximation of the Unicode Scripts property:
+    letters by the first word of their name, marks as "Inherited", and
+    everything else as "Common"."""
+
+    def _split(self, _, ns):
+        text = ns.normalized
+        cuts, last = [], None
+        for i, ch in enumerate(text):
+            script = _script(ch)
+            if script != "Any" and last not in (None, "Any", script) or (i == 0):
+                cuts.append(i)
+            if script != "Any":
+                last = script
+        cuts.append(len(text))
+        return [ns.slice(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+    def pre_tokenize(self, pts):
+        pts.split(self._split)
+
+
+_KANA = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "CJK": "CJK", "HALFWIDTH": "CJK"}
+
+
+def _script(ch):
+    if ch == " ":
+        return "Any"
+    if ch == "\u30fc":  # the prolonged sound mark: Han with its kana, as HF
+        return "CJK"
+    category = unicodedata.category(ch)
+    if category[0] == "M":
+        return "Inherited"
+    if category[0] != "L":
+        return "Common"
+    word = unicodedata.name(ch, "?").split(" ", 1)[0]
+    return _KANA.get(word, word)
+
+
 class Sequence(PreTokenizer):
     """Several pre-tokenizers, one after the other."""
 
@@ -399,6 +447,9 @@ class Sequence(PreTokenizer):
 
     def __getitem__(self, index):
         return self.pretokenizers[index]
+
+    def __setitem__(self, index, pretokenizer):
+        self.pretokenizers[index] = pretokenizer
 
     def __len__(self):
         return len(self.pretokenizers)
@@ -447,6 +498,7 @@ def _split_from_dict(d):
 _FROM_DICT = {
     "Whitespace": lambda d: Whitespace(),
     "WhitespaceSplit": lambda d: WhitespaceSplit(),
+    "UnicodeScripts": lambda d: UnicodeScripts(),
     "BertPreTokenizer": lambda d: BertPreTokenizer(),
     "ByteLevel": lambda d: ByteLevel(_require(d, "add_prefix_space", "ByteLevel"),
                                      _require(d, "trim_offsets", "ByteLevel"),

@@ -209,6 +209,9 @@ class Sequence(PostProcessor):
     def __getitem__(self, index):
         return self.processors[index]
 
+    def __setitem__(self, index, processor):
+        self.processors[index] = processor
+
     def __len__(self):
         return len(self.processors)
 

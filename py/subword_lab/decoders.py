@@ -431,3 +431,43 @@ def from_dict(d, where: str = "decoder"):
             f"unknown decoder type {kind!r} (known: {', '.join(sorted(_BUILDERS))})",
             field=f"{where}.type")
     return builder(d, where)
+
+
+class DecodeStream:
+    """Decode ids one at a time, as they are generated, returning only the new text.
+
+    `step(tokenizer, id_or_ids)` gives the text the new id(s) add, or None while
+    the text so far ends in an incomplete character (a byte-fallback or byte-level
+    token that needs the next one). Only the ids since the last returned text are
+    kept, so each step decodes a short window (HF's DecodeStream).
+    """
+
+    def __init__(self, ids=None, skip_special_tokens=False):
+        self.skip_special_tokens = bool(skip_special_tokens)
+        self.ids = list(ids or [])
+        self.prefix = ""
+        self.prefix_index = 0
+        self._tokenizer_prefix = ids is not None and len(self.ids) > 0
+
+    def __copy__(self):
+        twin = DecodeStream.__new__(DecodeStream)
+        twin.__dict__.update(self.__dict__, ids=list(self.ids))
+        return twin
+
+    def step(self, tokenizer, id):
+        if self._tokenizer_prefix:  # ids given up front: they are context, not output
+            self.prefix = tokenizer.decode(self.ids, self.skip_special_tokens)
+            self._tokenizer_prefix = False
+        self.ids.extend(id if isinstance(id, (list, tuple)) else [id])
+        text = tokenizer.decode(self.ids, self.skip_special_tokens)
+        if len(text) <= len(self.prefix) or text.endswith("\ufffd"):
+            return None
+        if not text.startswith(self.prefix):
+            raise SubwordLabError("the decoded text no longer starts with what was "
+                                  "already returned", field="DecodeStream")
+        new_text = text[len(self.prefix):]
+        new_index = len(self.ids) - self.prefix_index
+        self.ids = self.ids[self.prefix_index:]
+        self.prefix = tokenizer.decode(self.ids, self.skip_special_tokens)
+        self.prefix_index = new_index
+        return new_text

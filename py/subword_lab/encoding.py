@@ -7,6 +7,8 @@ because users compare `overflowing`, `sequence_ids` and `word_ids` with it.
 """
 from __future__ import annotations
 
+import warnings
+
 from .core.errors import SubwordLabError
 
 __all__ = ["Encoding"]
@@ -63,6 +65,8 @@ class Encoding:
     @property
     def words(self):
         """Deprecated HF alias of `word_ids`."""
+        warnings.warn("Encoding.words is deprecated, use Encoding.word_ids",
+                      DeprecationWarning, stacklevel=2)
         return self.word_ids
 
     @property

@@ -177,9 +177,11 @@ class Tokenizer:
         """Encode many inputs (str or (a, b) pairs); batch padding pads to the longest."""
         out = []
         for item in inputs:
+            if hasattr(item, "tolist"):  # a row of a numpy array
+                item = item.tolist()
             if isinstance(item, (tuple, list)) and not is_pretokenized:
                 out.append(self._encode_unpadded(item[0], item[1], False, add_special_tokens))
-            elif is_pretokenized and isinstance(item, tuple):
+            elif is_pretokenized and (isinstance(item, tuple) or _is_word_lists_pair(item)):
                 out.append(self._encode_unpadded(item[0], item[1], True, add_special_tokens))
             else:
                 out.append(self._encode_unpadded(item, None, is_pretokenized,
@@ -196,6 +198,8 @@ class Tokenizer:
         return self._post_process(encoding, pair_encoding, add_special_tokens)
 
     def _encode_sequence(self, sequence, type_id, is_pretokenized, on_event):
+        if hasattr(sequence, "tolist"):  # a numpy array of str, as HF accepts
+            sequence = sequence.tolist()
         if not is_pretokenized:
             if not isinstance(sequence, str):
                 raise TypeError(f"expected a str to encode, got {type(sequence).__name__}")
@@ -505,6 +509,39 @@ class Tokenizer:
 
     def __repr__(self):
         return f"Tokenizer(model={self._model!r})"
+
+    # -- HF conveniences (subword_lab.tokenizers_compat relies on them) ---------------
+
+    def encode_batch_fast(self, inputs, is_pretokenized=False, add_special_tokens=True):
+        """HF's faster batch (no offsets there); here the same as encode_batch."""
+        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+
+    async def async_encode(self, sequence, pair=None, is_pretokenized=False,
+                           add_special_tokens=True):
+        return self.encode(sequence, pair, is_pretokenized, add_special_tokens)
+
+    async def async_encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True):
+        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+
+    async def async_encode_batch_fast(self, inputs, is_pretokenized=False,
+                                      add_special_tokens=True):
+        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+
+    async def async_decode_batch(self, sequences, skip_special_tokens=True):
+        return self.decode_batch(sequences, skip_special_tokens)
+
+    @classmethod
+    def from_pretrained(cls, identifier, revision="main", token=None):
+        """The tokenizer.json of a Hugging Face Hub repository, fetched through
+        huggingface_hub (its cache, offline mode and token) when it is installed."""
+        from .io.hub import download_tokenizer_json
+        return cls.from_file(download_tokenizer_json(identifier, revision, token))
+
+
+def _is_word_lists_pair(item):
+    """[[words], [words]]: a pre-tokenized pair given as a list (HF accepts it)."""
+    return (isinstance(item, list) and len(item) == 2
+            and all(isinstance(x, (list, tuple)) for x in item))
 
 
 # -- tokenizer.json helpers ---------------------------------------------------------------

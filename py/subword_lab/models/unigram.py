@@ -49,7 +49,11 @@ def _log_add(x: float, y: float) -> float:
 class Unigram(Model):
     type_name = "Unigram"
 
-    def __init__(self, vocab=None, unk_id=None, byte_fallback=False):
+    def __init__(self, vocab=None, unk_id=None, byte_fallback=False, alpha=None,
+                 nbest_size=None):
+        # alpha / nbest_size: HF's subword-regularization settings, kept and saved;
+        # encoding here is always the best (Viterbi) segmentation.
+        self.alpha, self.nbest_size = alpha, nbest_size
         vocab = [(str(p), float(s)) for p, s in (vocab or [])]
         if unk_id is not None:
             if not vocab:

@@ -12,6 +12,7 @@ _LAZY = {
     "BpeTrainer": "bpe",
     "WordPieceTrainer": "wordpiece",
     "UnigramTrainer": "unigram",
+    "WordLevelTrainer": "wordlevel",
     "Trainer": "base",
     "TrainingCancelled": "base",
     "train_tokenizer": "base",

@@ -379,7 +379,8 @@ def test(extra: list[str]) -> int:
     chromium = find_chromium(python)
     log(f"Chromium: {chromium}")
     build()
-    layers = [p for p in ("tests/python", "tests/pyodide", "tests/browser") if (ROOT / p).exists()]
+    layers = [p for p in ("tests/python", "tests/compat", "tests/pyodide", "tests/browser")
+              if (ROOT / p).exists()]
     cmd = [python, "-m", "pytest", *layers, "-q", *extra]
     log("$ " + " ".join(str(c) for c in cmd))
     code = subprocess.run([str(c) for c in cmd], cwd=ROOT, env=test_env(chromium)).returncode

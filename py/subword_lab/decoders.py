@@ -9,6 +9,7 @@ HF panics on a few degenerate inputs (Strip wider than the token); we clamp inst
 """
 from __future__ import annotations
 
+import json
 import re
 
 from .core.byte_level import unicode_to_bytes
@@ -46,6 +47,14 @@ class Decoder:
         return type(self) is type(other) and self.to_dict() == other.to_dict()
 
     __hash__ = None
+
+    def __getstate__(self):  # as HF: the state is the component's tokenizer.json text
+        return json.dumps(self.to_dict())
+
+    def __setstate__(self, state):
+        if isinstance(state, (str, bytes)):
+            state = json.loads(state)
+        self.__dict__.update(from_dict(state).__dict__)
 
 
 # The artifacts of splitting English on punctuation, undone in this order (HF's list).
@@ -99,7 +108,7 @@ class ByteLevel(Decoder):
     """
 
     def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True,
-                 use_regex: bool = True):
+                 use_regex: bool = True, **_ignored):
         self.add_prefix_space = add_prefix_space
         self.trim_offsets = trim_offsets
         self.use_regex = use_regex
@@ -128,7 +137,7 @@ class Metaspace(Decoder):
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always",
                  split: bool = True):
         if not isinstance(replacement, str) or len(replacement) != 1:
-            raise SubwordLabError(f"must be one character, got {replacement!r}",
+            raise SubwordLabError(f"expected a string of length 1, got {replacement!r}",
                                   field="replacement")
         if prepend_scheme not in _PREPEND_SCHEMES:
             raise SubwordLabError(

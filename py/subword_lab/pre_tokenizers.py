@@ -10,6 +10,7 @@ every piece keeps its offsets into the original input.
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
 
@@ -145,10 +146,12 @@ class PreTokenizer:
     def __hash__(self):
         return hash(repr(self))
 
-    def __getstate__(self):
-        return self.to_dict()
+    def __getstate__(self):  # as HF: the state is the component's tokenizer.json text
+        return json.dumps(self.to_dict())
 
     def __setstate__(self, state):
+        if isinstance(state, (str, bytes)):
+            state = json.loads(state)
         self.__dict__.update(from_dict(state).__dict__)
 
 
@@ -217,7 +220,8 @@ class CharDelimiterSplit(PreTokenizer):
 
     def __init__(self, delimiter: str):
         if not isinstance(delimiter, str) or len(delimiter) != 1:
-            raise SubwordLabError("the delimiter must be exactly one character", field="delimiter")
+            raise SubwordLabError("expected a string of length 1: the delimiter is one character",
+                                  field="delimiter")
         self.delimiter = delimiter
 
     def pre_tokenize(self, pts):
@@ -308,7 +312,7 @@ class Metaspace(PreTokenizer):
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always",
                  split: bool = True):
         if not isinstance(replacement, str) or len(replacement) != 1:
-            raise SubwordLabError("the replacement must be exactly one character",
+            raise SubwordLabError("expected a string of length 1: the replacement is one character",
                                   field="replacement")
         if prepend_scheme not in self._SCHEMES:
             raise SubwordLabError(

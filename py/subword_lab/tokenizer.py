@@ -181,7 +181,7 @@ class Tokenizer:
                 item = item.tolist()
             if isinstance(item, (tuple, list)) and not is_pretokenized:
                 out.append(self._encode_unpadded(item[0], item[1], False, add_special_tokens))
-            elif is_pretokenized and (isinstance(item, tuple) or _is_word_lists_pair(item)):
+            elif is_pretokenized and _is_word_lists_pair(item):
                 out.append(self._encode_unpadded(item[0], item[1], True, add_special_tokens))
             else:
                 out.append(self._encode_unpadded(item, None, is_pretokenized,
@@ -202,10 +202,12 @@ class Tokenizer:
             sequence = sequence.tolist()
         if not is_pretokenized:
             if not isinstance(sequence, str):
-                raise TypeError(f"expected a str to encode, got {type(sequence).__name__}")
+                raise TypeError("TextInputSequence must be str: expected a str to encode, "
+                                f"got {type(sequence).__name__}")
             return self._encode_text(sequence, type_id, None, on_event)
         if isinstance(sequence, str):
-            raise TypeError("is_pretokenized=True expects a list of words, not a str")
+            raise TypeError("PreTokenizedInputSequence must be Union[List[str], Tuple[str]]: "
+                            "is_pretokenized=True expects a list of words, not a str")
         # each word is encoded on its own: offsets are relative to the word, and
         # the word id is the word's index in the list
         merged = Encoding()
@@ -539,8 +541,8 @@ class Tokenizer:
 
 
 def _is_word_lists_pair(item):
-    """[[words], [words]]: a pre-tokenized pair given as a list (HF accepts it)."""
-    return (isinstance(item, list) and len(item) == 2
+    """([words], [words]): a pre-tokenized pair, as a tuple or a list (HF's rule)."""
+    return (isinstance(item, (list, tuple)) and len(item) == 2
             and all(isinstance(x, (list, tuple)) for x in item))
 
 

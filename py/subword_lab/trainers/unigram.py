@@ -98,6 +98,9 @@ class UnigramTrainer(Trainer):
     def train(self, model=None, on_event=None):
         """Learn the vocabulary from the fed words and fill `model` (a models.Unigram)
         with it. Returns the special tokens to add to the tokenizer."""
+        if model is not None and getattr(model, "type_name", "Unigram") != "Unigram":
+            raise SubwordLabError("UnigramTrainer can only train a Unigram model, "
+                                  f"not {model.type_name}", field="trainer")
         self._require_words()
         emit = self._emitter(on_event)
         send = on_event is not None

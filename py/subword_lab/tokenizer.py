@@ -509,8 +509,13 @@ class Tokenizer:
             tok._model, tok._normalizer)
         return tok
 
-    def __repr__(self):
-        return f"Tokenizer(model={self._model!r})"
+    def __repr__(self):  # tokenizers' style: the tokenizer.json fields
+        from .reprs import hf_repr
+        return hf_repr("Tokenizer", self.to_dict())
+
+    def __str__(self):  # the same, long lists shortened
+        from .reprs import hf_repr
+        return hf_repr("Tokenizer", self.to_dict(), short=True)
 
     # -- HF conveniences (subword_lab.tokenizers_compat relies on them) ---------------
 

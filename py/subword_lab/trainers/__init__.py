@@ -13,6 +13,7 @@ _LAZY = {
     "WordPieceTrainer": "wordpiece",
     "UnigramTrainer": "unigram",
     "WordLevelTrainer": "wordlevel",
+    "ParityBpeTrainer": "parity_bpe",
     "Trainer": "base",
     "TrainingCancelled": "base",
     "train_tokenizer": "base",

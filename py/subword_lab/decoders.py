@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 
+from .core import custom_calls
 from .core.byte_level import unicode_to_bytes
 from .core.errors import SubwordLabError
 
@@ -36,7 +37,6 @@ class Decoder:
     @staticmethod
     def custom(obj):
         """Wrap a Python object that has a decode_chain(tokens) method (HF's Decoder.custom)."""
-        from .custom import CustomDecoder
         return CustomDecoder(obj)
 
     def __repr__(self):
@@ -71,6 +71,22 @@ def cleanup(text: str) -> str:
         if old in text:
             text = text.replace(old, new)
     return text
+
+
+class CustomDecoder(Decoder):
+    """A decoder written in Python: any object with a decode_chain(tokens) method."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def decode_chain(self, tokens):
+        return list(custom_calls.call_user(self.obj, "decode_chain", list(tokens)))
+
+    def to_dict(self):
+        custom_calls.not_saveable("decoder")
+
+    def __repr__(self):
+        return f"CustomDecoder({self.obj!r})"
 
 
 class WordPiece(Decoder):

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from itertools import repeat
 
-from .core import byte_level, unicode_tables
+from .core import byte_level, custom_calls, unicode_tables
 from .core.errors import SubwordLabError
 from .core.normalized import NormalizedString
 from .core.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
@@ -38,12 +38,31 @@ class Normalizer:
     @staticmethod
     def custom(obj):
         """Wrap a Python object that has a normalize(ns) method (HF's Normalizer.custom)."""
-        from .custom import CustomNormalizer
         return CustomNormalizer(obj)
 
     def __repr__(self):
         fields = {k: v for k, v in self.to_dict().items() if k != "type"}
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in fields.items())})"
+
+
+class CustomNormalizer(Normalizer):
+    """A normalizer written in Python: any object with a normalize(ns) method."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def normalize(self, ns):
+        borrowed = custom_calls.Borrowed(ns)
+        try:
+            custom_calls.call_user(self.obj, "normalize", borrowed)
+        finally:
+            borrowed.release()
+
+    def to_dict(self):
+        custom_calls.not_saveable("normalizer")
+
+    def __repr__(self):
+        return f"CustomNormalizer({self.obj!r})"
 
 
 class NFC(Normalizer):

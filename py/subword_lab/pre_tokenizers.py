@@ -14,7 +14,7 @@ import json
 import re
 import unicodedata
 
-from .core import byte_level
+from .core import byte_level, custom_calls
 from .core import unicode_regex
 from .core.errors import SubwordLabError
 from .core.normalized import PreTokenizedString
@@ -132,7 +132,6 @@ class PreTokenizer:
     @staticmethod
     def custom(obj):
         """Wrap a Python object that has a pre_tokenize(pts) method (HF's PreTokenizer.custom)."""
-        from .custom import CustomPreTokenizer
         return CustomPreTokenizer(obj)
 
     def __repr__(self):
@@ -153,6 +152,22 @@ class PreTokenizer:
         if isinstance(state, (str, bytes)):
             state = json.loads(state)
         self.__dict__.update(from_dict(state).__dict__)
+
+
+class CustomPreTokenizer(PreTokenizer):
+    """A pre-tokenizer written in Python: any object with a pre_tokenize(pts) method."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def pre_tokenize(self, pts):
+        custom_calls.call_user(self.obj, "pre_tokenize", pts)
+
+    def to_dict(self):
+        custom_calls.not_saveable("pre-tokenizer")
+
+    def __repr__(self):
+        return f"CustomPreTokenizer({self.obj!r})"
 
 
 class Whitespace(PreTokenizer):

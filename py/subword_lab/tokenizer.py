@@ -517,7 +517,7 @@ class Tokenizer:
         from .reprs import hf_repr
         return hf_repr("Tokenizer", self.to_dict(), short=True)
 
-    # -- HF conveniences (subword_lab.tokenizers_compat relies on them) ---------------
+    # -- HF conveniences (subword_lab.compat relies on them) ---------------
 
     def encode_batch_fast(self, inputs, is_pretokenized=False, add_special_tokens=True):
         """HF's faster batch (no offsets there); here the same as encode_batch."""
@@ -541,8 +541,29 @@ class Tokenizer:
     def from_pretrained(cls, identifier, revision="main", token=None):
         """The tokenizer.json of a Hugging Face Hub repository, fetched through
         huggingface_hub (its cache, offline mode and token) when it is installed."""
-        from .io.hub import download_tokenizer_json
-        return cls.from_file(download_tokenizer_json(identifier, revision, token))
+        try:
+            from huggingface_hub import hf_hub_download
+        except ImportError:  # the browser: a plain HTTPS request
+            return cls.from_str(_hub_text(identifier, revision, token), path=identifier)
+        return cls.from_file(hf_hub_download(identifier, "tokenizer.json", revision=revision,
+                                             token=token))
+
+
+def _hub_text(identifier, revision, token):
+    """tokenizer.json of a Hub repository, without huggingface_hub."""
+    import urllib.parse
+    import urllib.request
+
+    url = (f"https://huggingface.co/{identifier}/resolve/"
+           f"{urllib.parse.quote(revision, safe='')}/tokenizer.json")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers),
+                                    timeout=60) as response:
+            return response.read().decode("utf-8")
+    except OSError as exc:
+        raise SubwordLabError(f"could not download tokenizer.json of {identifier!r} "
+                              f"(revision {revision!r}): {exc}") from None
 
 
 def _is_word_lists_pair(item):

@@ -48,10 +48,6 @@ class WordLevel(Model):
     def from_file(cls, vocab_path, unk_token="<unk>") -> "WordLevel":
         return cls(cls.read_file(vocab_path), unk_token=unk_token)
 
-    def get_trainer(self):
-        from ..trainers.wordlevel import WordLevelTrainer
-        return WordLevelTrainer()
-
     @classmethod
     def from_dict(cls, d: dict) -> "WordLevel":
         return cls(read_vocab_map(d), unk_token=field(d, "unk_token", str))

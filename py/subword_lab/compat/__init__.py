@@ -14,19 +14,19 @@ from __future__ import annotations
 import importlib
 import sys
 
-# tokenizers' module name -> ours. The top level is the compat package, which
+# tokenizers' module name -> ours. The top level is compat.tokenizers_module, which
 # adds the few names (implementations, tools, ...) that tokenizers has and the
 # library itself does not need.
 MODULES = {
-    "tokenizers": "subword_lab.tokenizers_compat",
+    "tokenizers": "subword_lab.compat.tokenizers_module",
     "tokenizers.models": "subword_lab.models",
     "tokenizers.normalizers": "subword_lab.normalizers",
     "tokenizers.pre_tokenizers": "subword_lab.pre_tokenizers",
     "tokenizers.processors": "subword_lab.processors",
     "tokenizers.decoders": "subword_lab.decoders",
     "tokenizers.trainers": "subword_lab.trainers",
-    "tokenizers.implementations": "subword_lab.tokenizers_compat.implementations",
-    "tokenizers.tools": "subword_lab.tokenizers_compat.tools",
+    "tokenizers.implementations": "subword_lab.compat.implementations",
+    "tokenizers.tools": "subword_lab.compat.tools",
 }
 
 

@@ -1,6 +1,6 @@
 """The `tokenizers` top-level module, as Subword Lab provides it.
 
-`subword_lab.install_as_tokenizers()` registers this package as `tokenizers`.
+`subword_lab.install_as_tokenizers()` registers this module as `tokenizers`.
 It gathers the library's public names where tokenizers has them.
 """
 from __future__ import annotations

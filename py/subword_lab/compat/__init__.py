@@ -24,7 +24,7 @@ MODULES = {
     "tokenizers.pre_tokenizers": "subword_lab.pre_tokenizers",
     "tokenizers.processors": "subword_lab.processors",
     "tokenizers.decoders": "subword_lab.decoders",
-    "tokenizers.trainers": "subword_lab.trainers",
+    "tokenizers.trainers": "subword_lab.compat.trainers_module",
     "tokenizers.implementations": "subword_lab.compat.implementations",
     "tokenizers.tools": "subword_lab.compat.tools",
 }

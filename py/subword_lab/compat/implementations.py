@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 
-from .. import decoders, models, normalizers, pre_tokenizers, processors, trainers
+from .. import decoders, models, normalizers, pre_tokenizers, processors
+from . import trainers_module as trainers
 from ..added_vocabulary import AddedToken
 from ..core.errors import SubwordLabError
 from ..tokenizer import Tokenizer

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from enum import Enum
 
-from .. import __version__, decoders, models, normalizers, pre_tokenizers, processors, trainers
+from .. import __version__, decoders, models, normalizers, pre_tokenizers, processors
+from . import trainers_module as trainers
 from ..added_vocabulary import AddedToken
 from ..core.normalized import NormalizedString, PreTokenizedString
 from ..encoding import Encoding

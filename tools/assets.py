@@ -224,6 +224,10 @@ ASSETS = {
         _LLAMA, "llama_models/llama4/tokenizer.py",
         "606f0473436ebd847589149d7bb1b6761a85269c4b846767b813183ed5cd5795",
         "Llama 4 reference", "Python source", _LLAMA4_TERMS, "no"),
+    "whisper/tokenizer.py": Asset(
+        _WHISPER, "openai_whisper-20250625/whisper/tokenizer.py",
+        "3b48e361a7e95b4ec0356ca6d72bba635778aa10269153136ee7bc34cae30b85",
+        "Whisper reference", "Python source", "MIT", "no"),
     "dashscope/tokenizers/qwen_tokenizer.py": Asset(
         "dashscope-2.0.2-py3-none-any.whl", "dashscope/tokenizers/qwen_tokenizer.py",
         "a0ee3d948526834e906354652506719a08d2c266de056fa532195ae7705fa3f5",

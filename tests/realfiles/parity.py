@@ -16,8 +16,10 @@ for p in (HERE, ROOT / "py", ROOT / "tools"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
+import importlib  # noqa: E402
+
 import subword_lab  # noqa: E402
-from subword_lab import byte_level, loaders  # noqa: E402
+from subword_lab.core import byte_level  # noqa: E402
 
 from cases import Case  # noqa: E402
 
@@ -51,11 +53,12 @@ def _short(value, limit=160):
 def library_encodings() -> set:
     """tiktoken encoding names our library knows (pattern and special tokens)."""
     names = set(getattr(byte_level, "TIKTOKEN_PATTERNS", {}))
-    specials = getattr(loaders, "_TIKTOKEN_SPECIALS", None)
+    module = importlib.import_module("subword_lab.io.tiktoken_file")
+    specials = getattr(module, "_TIKTOKEN_SPECIALS", None)
     if specials is not None:
-        names &= set(specials) | {"gpt2"}
-    for attr in ("TIKTOKEN_ENCODINGS", "KNOWN_ENCODINGS"):
-        names |= set(getattr(loaders, attr, {}))
+        names &= set(specials)
+    for attr in ("TIKTOKEN_ENCODINGS", "KNOWN_ENCODINGS", "ENCODINGS"):
+        names |= set(getattr(module, attr, {}))
     return names
 
 

@@ -6,7 +6,7 @@ holding the trained tokenizer.json and a short summary. Cancelling is the page's
 job: it runs training in a worker of its own and terminates it.
 
 The course presets are configured exactly as the course trains them, so the
-numbers in ../shared/course/README.md come out on screen:
+numbers of the Hugging Face course's tokenizer chapter come out on screen:
 - BPE: GPT-2's ByteLevel without a prefix space, special `<|endoftext|>`, vocab 50;
 - WordPiece: BERT's pre-tokenizer, specials [PAD] [UNK] [CLS] [SEP] [MASK], vocab 70;
 - Unigram: WhitespaceSplit + Metaspace (as XLNet), the course's exact trainer, vocab 100;
@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 import time
 
-from .errors import SubwordLabError
+from ..core.errors import SubwordLabError
+from .course import TOY_WORDS
 
 ALGOS = ("bpe", "wordpiece", "unigram")
-TOY_WORDS = [("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5)]
 COURSE_SENTENCES = [
     "This is the Hugging Face Course.",
     "This chapter is about tokenization.",
@@ -92,7 +92,7 @@ def corpus_info(args_json: str = "{}", emit=None) -> str:
 
 def _pre_tokenizer(name):
     """(pre-tokenizer, decoder) for a recipe name."""
-    from . import decoders, pre_tokenizers as pt
+    from .. import decoders, pre_tokenizers as pt
 
     if name == "byte-level":
         return pt.ByteLevel(add_prefix_space=False), decoders.ByteLevel()
@@ -132,8 +132,8 @@ def _options(args):
 
 def _build(algo, recipe):
     """The empty tokenizer and its trainer, as the recipe says."""
-    from . import decoders, models, pre_tokenizers, trainers
-    from .tokenizer import Tokenizer
+    from .. import decoders, models, pre_tokenizers, trainers
+    from ..tokenizer import Tokenizer
 
     common = {"vocab_size": recipe["vocab_size"], "special_tokens": list(recipe["specials"]),
               "show_progress": False, "trace": recipe["trace"]}
@@ -185,7 +185,7 @@ def train(args_json: str, emit=None) -> str:
     "text" (botchan's or the user's text), "vocab_size", "tie_break", "method",
     "trace"}; missing options take the corpus's defaults (corpus_info).
     Returns {"tokenizer_json", "summary"}."""
-    from .trainers.base import train_tokenizer
+    from ..trainers.base import train_tokenizer
 
     args = json.loads(args_json) if isinstance(args_json, str) else dict(args_json or {})
     algo, corpus, recipe = _options(args)

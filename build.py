@@ -241,7 +241,13 @@ def copy_pyodide(out: Path, micropip: Path | None) -> dict:
 def copy_presets(out: Path, assets) -> dict:
     """Preset files into dist/presets, and a manifest that says which are missing."""
     out.mkdir(parents=True, exist_ok=True)
-    paths, missing = assets.fetch_available(quiet=False)
+    names = [asset for table in (PRESETS, CORPORA) for asset, _ in table.values()]
+    for name in names:
+        # tools/assets.py says whether a file's licence lets us ship it in dist/.
+        if assets.ASSETS[name].redistribute == "no":
+            raise SystemExit(f"{name} may not be redistributed "
+                             f"({assets.ASSETS[name].licence}): not a preset")
+    paths, missing = assets.fetch_available(names + [MICROPIP_WHEEL], quiet=False)
     manifest = {"presets": [], "corpora": []}
     for kind, table in (("presets", PRESETS), ("corpora", CORPORA)):
         for key, (asset, label) in table.items():

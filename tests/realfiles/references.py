@@ -158,3 +158,30 @@ def tekken(path: Path) -> Reference:
                      lambda t, ids: [enc.decode_single_token_bytes(i - shift) for i in ids],
                      lambda ids: enc.decode([i - shift for i in ids if i >= shift]),
                      tiktoken=enc, keeps_specials=True)
+
+
+def anthropic(path: Path) -> Reference:
+    """@anthropic-ai/tokenizer: tiktoken over claude.json, after NFKC (its index.ts).
+
+    claude.json keeps its ranks in js-tiktoken's text form: lines of
+    "<name> <first rank> <base64 token> <base64 token> ...", ranks counting up."""
+    import base64
+    import json
+    import unicodedata
+
+    import tiktoken
+    data = json.loads(path.read_text(encoding="utf-8"))
+    ranks = {}
+    for line in data["bpe_ranks"].split("\n"):
+        fields = line.split(" ")
+        if len(fields) < 2:
+            continue
+        first = int(fields[1])
+        for i, token in enumerate(fields[2:]):
+            ranks[base64.b64decode(token)] = first + i
+    enc = tiktoken.Encoding("claude", pat_str=data["pat_str"], mergeable_ranks=ranks,
+                            special_tokens=data["special_tokens"])
+    # (its explicit_n_vocab, 64,739, is not the count of its ranks; index.ts does not
+    # pass it to tiktoken either)
+    return from_tiktoken(enc, encode=lambda t: enc.encode(unicodedata.normalize("NFKC", t),
+                                                           allowed_special="all"))

@@ -38,7 +38,7 @@ class Archive(NamedTuple):
     sha256: str     # pinned by us, of the whole archive
 
 
-# key (package==version, or a file name where one release has several) -> Archive
+# archive file name -> Archive (which package release it is, and its pinned sha256)
 ARCHIVES = {a.filename: a for a in (
     Archive("pypi", "sentencepiece", "0.2.3", "sentencepiece-0.2.3.tar.gz",
             "21618ad31f0453a1ebf5ec58defed99758d54af0b670546ecac639ddd8b86fbd"),

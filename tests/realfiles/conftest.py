@@ -57,9 +57,9 @@ def pytest_terminal_summary(terminalreporter):
         rows[case_id] = {"times": {k: round(v, 3) for k, v in t.items()},
                          "differ": r.counts, "inputs": r.inputs, "load_error": r.load_error}
         if r.load_error:
-            write(f"  {case_id:22} not loaded: {r.load_error[:90]}")
+            write(f"  {case_id:28} not loaded: {r.load_error[:90]}")
             continue
-        write(f"  {case_id:22} load {t['load_ours']:6.2f} / {t['load_ref']:5.2f}   "
+        write(f"  {case_id:28} load {t['load_ours']:6.2f} / {t['load_ref']:5.2f}   "
               f"encode {t['encode_ours']:5.2f} / {t['encode_ref']:5.2f}   "
               + "  ".join(f"{a} {n}" for a, n in r.counts.items()))
     OUT.parent.mkdir(parents=True, exist_ok=True)

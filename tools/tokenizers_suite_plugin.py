@@ -29,8 +29,9 @@ RUST_INTERNALS = {
     "test_multiprocessing_with_parallelism":
         "rayon thread pool and TOKENIZERS_PARALLELISM after fork()",
     "test_freethreaded.py": "free-threaded CPython locking of the Rust objects",
-    "::test_can_pickle": "a trainer's __getstate__ bytes: the Rust struct's serde JSON, "
-                         "with fields (progress_format, words) that exist only there",
+    "TestBpeTrainer::test_can_pickle": "BpeTrainer's __getstate__ bytes: the Rust struct's "
+                                       "serde JSON, with fields (progress_format, words) "
+                                       "that exist only there",
     "test_benchmarks.py": "timing of the Rust parallel encoder (needs the hub's big.txt too)",
 }
 

@@ -50,11 +50,12 @@ def _sentencepiece(proto, options):
     else:
         model = SentencePieceBPE(pieces, trainer.unk_id, trainer.byte_fallback)
     tok = SentencePieceTokenizer(model, proto)
-    has_user = any(p.type == 4 for p in pieces)
+    has_user = USER_DEFINED in pieces.types
     tok.normalizer = _spm_normalizer(norm, has_user)
     charsmap = tok.normalizer.normalizers[0] if norm.precompiled_charsmap else None
     tok.spm_normalizer = SpmNormalizer(charsmap, norm,
-                                       [p.piece for p in pieces if p.type == USER_DEFINED],
+                                       [t for t, k in zip(pieces.texts, pieces.types)
+                                        if k == USER_DEFINED],
                                        suffix=trainer.treat_whitespace_as_suffix)
     # With user-defined symbols the prefix cannot be in the normalizer (HF normalizes
     # an added token's own text too, and "x" would become "▁x"): Metaspace adds it
@@ -65,9 +66,10 @@ def _sentencepiece(proto, options):
         "split": bool(trainer.split_by_whitespace)})
     tok.decoder = _spm_decoder(trainer, "always" if norm.add_dummy_prefix else "never")
     # Types: UNKNOWN 2, CONTROL 3, USER_DEFINED 4.
-    special = [AddedToken(p.piece, special=True) for p in pieces if p.type in (2, 3)]
-    user = [AddedToken(p.piece, special=False, normalized=True)
-            for p in pieces if p.type == 4]
+    texts, types = pieces.texts, pieces.types
+    special = [AddedToken(t, special=True) for t, k in zip(texts, types) if k in (2, 3)]
+    user = [AddedToken(t, special=False, normalized=True)
+            for t, k in zip(texts, types) if k == 4]
     tok.add_special_tokens(special)
     if user:
         tok.add_tokens(user)
@@ -88,7 +90,7 @@ class SentencePieceTokenizer(Tokenizer):
     def __init__(self, model, proto):
         super().__init__(model)
         self.spm_normalizer = None
-        self._types = [p.type for p in proto.pieces]
+        self._types = proto.pieces.types
         self._norm_spec = proto.normalizer_spec
         self._unk_surface = proto.trainer_spec.unk_surface
 

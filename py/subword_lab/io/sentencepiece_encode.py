@@ -19,12 +19,13 @@ sentencepiece does; `models.Unigram` (for tokenizer.json files) keeps float64.
 from __future__ import annotations
 
 import heapq
+import random
 import re
 import struct
 
 from ..core.normalized import NormalizedString
 from ..models.base import Token, byte_token
-from ..models.unigram import Unigram, UNK_PENALTY
+from ..models.unigram import UNK_PENALTY, Unigram, _prefix_table
 
 __all__ = ["SpmNormalizer", "SentencePieceUnigram", "SentencePieceBPE", "decode_pieces",
            "NORMAL", "UNKNOWN", "CONTROL", "USER_DEFINED", "UNUSED", "BYTE"]
@@ -138,24 +139,48 @@ class SentencePieceUnigram(Unigram):
     float32, and a later edge wins only with a strictly greater score."""
 
     def __init__(self, pieces, unk_id, byte_fallback=False):
-        super().__init__([(p.piece, p.score) for p in pieces], unk_id=unk_id,
-                         byte_fallback=byte_fallback)
-        normal = [p.score for p in pieces if p.type == NORMAL]
-        min_score = min(normal, default=_FLT_MAX)
-        max_score = max([_FLT_MIN] + normal)
-        self.unk_score = f32(min_score - UNK_PENALTY)
-        # Only pieces sentencepiece puts in its trie can be matched in text.
-        lattice = {}
-        for i, p in enumerate(pieces):
-            if p.type == USER_DEFINED:
-                lattice[p.piece] = (i, f32(len(p.piece.encode("utf-8")) * max_score) - 0.1)
-            elif p.type == NORMAL:
-                lattice[p.piece] = (i, p.score)
-            elif p.type == UNUSED:
-                lattice[p.piece] = (-1, 0.0)
-        table = {piece[:k]: None for piece in lattice for k in range(1, len(piece))}
-        table.update(lattice)
-        self._spm_table = table
+        # Unigram's own __init__ would build its lookup tables now; here they are
+        # built on first use, so that opening a file stays quick.
+        self.pieces = pieces.texts
+        self.scores = pieces.scores
+        self._types = pieces.types
+        self.unk_id = unk_id
+        self.byte_fallback = bool(byte_fallback)
+        self.vocab = dict(zip(self.pieces, range(len(self.pieces))))
+        normal = [s for s, k in zip(self.scores, self._types) if k == NORMAL]
+        self.min_score = min(normal, default=_FLT_MAX)
+        self._max_score = max([_FLT_MIN] + normal)
+        self.unk_score = f32(self.min_score - UNK_PENALTY)
+        self._tables = {}
+        self._cache = {}
+        self._rng = random.Random()
+
+    @property
+    def _table(self):
+        """Unigram's prefix table (for the lattice views, n-best and sampling)."""
+        if "hf" not in self._tables:
+            self._tables["hf"] = _prefix_table(self.pieces)
+        return self._tables["hf"]
+
+    @property
+    def _spm_table(self):
+        """Only pieces sentencepiece puts in its trie can be matched in text:
+        piece -> (id, score), -1 for UNUSED; a prefix of a piece -> None."""
+        table = self._tables.get("spm")
+        if table is None:
+            max_score = self._max_score
+            lattice = {}
+            for i, (piece, score, kind) in enumerate(zip(self.pieces, self.scores, self._types)):
+                if kind == NORMAL:
+                    lattice[piece] = (i, score)
+                elif kind == USER_DEFINED:
+                    lattice[piece] = (i, f32(len(piece.encode("utf-8")) * max_score) - 0.1)
+                elif kind == UNUSED:
+                    lattice[piece] = (-1, 0.0)
+            table = {piece[:k]: None for piece in lattice for k in range(1, len(piece))}
+            table.update(lattice)
+            self._tables["spm"] = table
+        return table
 
     def _best_path(self, s: str) -> list:
         n = len(s)
@@ -245,33 +270,40 @@ class SentencePieceBPE:
     type_name = "BPE"
 
     def __init__(self, pieces, unk_id, byte_fallback=False):
-        self._pieces = pieces
+        self._texts, self._scores, self._types = pieces.texts, pieces.scores, pieces.types
         self.unk_id = unk_id
-        self.unk_token = pieces[unk_id].piece
+        self.unk_token = self._texts[unk_id]
         self.byte_fallback = bool(byte_fallback)
-        self.vocab = {p.piece: i for i, p in enumerate(pieces)}
-        self._vocab_r = None
-        # Pieces a merge may produce, with their score (NORMAL, USER_DEFINED, UNUSED).
-        self._mergeable = {p.piece: (p.score, i, p.type == UNUSED)
-                           for i, p in enumerate(pieces) if p.type in (NORMAL, USER_DEFINED, UNUSED)}
-        self._user = _matcher([p.piece for p in pieces if p.type == USER_DEFINED])
+        self.vocab = dict(zip(self._texts, range(len(self._texts))))
+        self._user = _matcher([t for t, k in zip(self._texts, self._types) if k == USER_DEFINED])
+        self._merge_table = None
         self._hf = None
+
+    @property
+    def _mergeable(self):
+        """Pieces a merge may produce -> (score, id, is UNUSED), built on first use."""
+        if self._merge_table is None:
+            self._merge_table = {
+                t: (s, i, k == UNUSED)
+                for i, (t, s, k) in enumerate(zip(self._texts, self._scores, self._types))
+                if k in (NORMAL, USER_DEFINED, UNUSED)}
+        return self._merge_table
 
     # -- vocabulary -----------------------------------------------------------------
     def token_to_id(self, token):
         return self.vocab.get(token)
 
     def id_to_token(self, id):
-        return self._pieces[id].piece if 0 <= id < len(self._pieces) else None
+        return self._texts[id] if 0 <= id < len(self._texts) else None
 
     def get_vocab(self):
         return dict(self.vocab)
 
     def get_vocab_size(self):
-        return len(self._pieces)
+        return len(self._texts)
 
     def __repr__(self):
-        return f"SentencePieceBPE(vocab_size={len(self._pieces)})"
+        return f"SentencePieceBPE(vocab_size={len(self._texts)})"
 
     # -- encoding -------------------------------------------------------------------
     def _symbols(self, s):
@@ -334,16 +366,16 @@ class SentencePieceBPE:
     def _emit(self, s, starts, ends, nxt, rev):
         vocab, unk_id = self.vocab, self.unk_id
         tokens = []
-        pieces = self._pieces
+        types = self._types
 
         def put(piece, start, end):
             i = vocab.get(piece)
-            if i is not None and pieces[i].type == UNUSED and piece in rev:
+            if i is not None and types[i] == UNUSED and piece in rev:
                 left, right = rev[piece]
                 put(left, start, start + len(left))
                 put(right, start + len(left), end)
                 return
-            if i is not None and pieces[i].type in (NORMAL, USER_DEFINED, UNUSED):
+            if i is not None and types[i] in (NORMAL, USER_DEFINED, UNUSED):
                 tokens.append(Token(i, piece, (start, end)))
             elif self.byte_fallback:
                 for b in piece.encode("utf-8", "surrogatepass"):

@@ -63,73 +63,127 @@ class SpmNormalizer:
         self.space = SPACE if spec.escape_whitespaces else " "
         self.suffix = bool(suffix)
         self.user = _matcher(user_symbols)
+        self._special = None
 
-    def _prefixes(self, text):
-        """sentencepiece's NormalizePrefix at every step: (output, start, end)."""
+    def _special_starts(self):
+        """A regex for the positions where something other than "copy this char"
+        may happen: a user-defined symbol, or a char that may begin a charsmap rule
+        (an ASCII char begins a rule only if it is listed in the charsmap's ASCII
+        starters or a non-ASCII char follows it)."""
+        parts = []
+        if self.user is not None:
+            parts.append(self.user.pattern)
+        cm = self.charsmap
+        if cm is not None and cm.charsmap is not None:
+            starters = cm.charsmap.ascii_key_starters()
+            if starters:
+                parts.append("[" + re.escape(starters) + "]")
+            parts.append("[\x00-\x7f](?=[^\x00-\x7f])|[^\x00-\x7f]")
+        return re.compile("|".join(parts)) if parts else None
+
+    def _steps(self, text):
+        """sentencepiece's NormalizePrefix over the text: [(output, start, end, plain)],
+        where a plain step is a run of chars copied unchanged."""
+        if self._special is None:
+            self._special = [self._special_starts()]
+        special = self._special[0]
+        if special is None:
+            return [(text, 0, len(text), True)]
         user = self.user
         cm = self.charsmap
-        longest = cm.charsmap.longest if cm is not None else None
-        may_start = cm._may_start if cm is not None else None
+        longest = cm.charsmap.longest if cm is not None and cm.charsmap is not None else None
+        steps = []
         i, n = 0, len(text)
         while i < n:
+            m = special.search(text, i)
+            if m is None:
+                steps.append((text[i:], i, n, True))
+                break
+            j = m.start()
+            if j > i:
+                steps.append((text[i:j], i, j, True))
+            i = j
             if user is not None:
-                m = user.match(text, i)
-                if m is not None:
-                    yield m.group(), i, m.end()
-                    i = m.end()
+                u = user.match(text, i)
+                if u is not None:
+                    steps.append((u.group(), i, u.end(), False))
+                    i = u.end()
                     continue
             c = text[i]
-            if longest is not None and may_start(c):
+            if longest is not None and cm._may_start(c):
                 key = text[i:i + 32].encode("utf-8", "surrogatepass")
                 hit = longest(key, 0)
                 if hit is not None:
                     length, out = hit
                     old = key[:length].decode("utf-8", "surrogatepass")
-                    yield out, i, i + len(old)
+                    steps.append((out, i, i + len(old), False))
                     i += len(old)
                     continue
-            yield c, i, i + 1
+            steps.append((c, i, i + 1, True))
             i += 1
+        return steps
 
     def normalize_str(self, text: str) -> NormalizedString:
         if not text:
             return NormalizedString("")
+        steps = self._steps(text)
+        remove, space = self.remove_extra, self.space
+        k = 0
+        if remove:  # sentencepiece drops the prefixes that normalize to " " first
+            while k < len(steps):
+                out, start, end, plain = steps[k]
+                if plain:
+                    kept = out.lstrip(" ")
+                    if kept:
+                        steps[k] = (kept, end - len(kept), end, True)
+                        break
+                elif out != " ":
+                    break
+                k += 1
+            if k == len(steps):
+                return NormalizedString(text, _normalized="", _align=[])
         chars, align = [], []
-        steps = self._prefixes(text)
-        step = next(steps, None)
-        if self.remove_extra:
-            while step is not None and step[0] == " ":
-                step = next(steps, None)
-        if step is None:
-            return NormalizedString(text, _normalized="", _align=[])
-        space = self.space
-        here = (step[1], step[1])
         if self.add_dummy_prefix and not self.suffix:
             chars.append(space)
-            align.append(here)
-        prev_space = self.remove_extra
-        while step is not None:
-            out, start, end = step
+            align.append((steps[k][1], steps[k][1]))
+        prev_space = remove
+        for out, start, end, plain in steps[k:]:
+            if plain and len(out) > 1 and not (remove and "  " in out):
+                if prev_space and out[0] == " ":
+                    out = out.lstrip(" ")
+                    start = end - len(out)
+                    if not out:
+                        continue
+                chars.append(out.replace(" ", space) if space != " " else out)
+                align.extend(zip(range(start, end), range(start + 1, end + 1)))
+                prev_space = remove and out[-1] == " "
+                continue
+            if plain and len(out) > 1:  # runs of spaces to collapse: char by char
+                for i, c in enumerate(out, start):
+                    if prev_space and c == " ":
+                        continue
+                    chars.append(space if c == " " else c)
+                    align.append((i, i + 1))
+                    prev_space = c == " "
+                continue
             if prev_space:
                 out = out.lstrip(" ")
             if out:
                 span = (start, end)
-                for c in out:
-                    chars.append(space if c == " " else c)
-                    align.append(span)
-                prev_space = out[-1] == " "
-            if not self.remove_extra:
-                prev_space = False
-            step = next(steps, None)
-        if self.remove_extra:
-            while chars and chars[-1] == space:
-                chars.pop()
-                align.pop()
+                chars.append(out.replace(" ", space) if space != " " else out)
+                align.extend([span] * len(out))
+                prev_space = remove and out[-1] == " "
+        normalized = "".join(chars)
+        if remove:
+            stripped = normalized.rstrip(space)
+            if len(stripped) != len(normalized):
+                del align[len(stripped):]
+                normalized = stripped
         if self.suffix and self.add_dummy_prefix:
             at = align[-1][1] if align else len(text)
-            chars.append(space)
+            normalized += space
             align.append((at, at))
-        return NormalizedString(text, _normalized="".join(chars), _align=align)
+        return NormalizedString(text, _normalized=normalized, _align=align)
 
 
 class SentencePieceUnigram(Unigram):
@@ -277,6 +331,8 @@ class SentencePieceBPE:
         self.vocab = dict(zip(self._texts, range(len(self._texts))))
         self._user = _matcher([t for t, k in zip(self._texts, self._types) if k == USER_DEFINED])
         self._merge_table = None
+        self._cut_rx = None
+        self._cache = {}
         self._hf = None
 
     @property
@@ -320,10 +376,60 @@ class SentencePieceBPE:
                 i += 1
         return out
 
+    @property
+    def _cuts(self):
+        """Where a text can be cut into parts that BPE encodes on its own: before a
+        "▁" whose left neighbour never precedes "▁" inside a piece, and after a "▁"
+        whose right neighbour never follows one. No merge can cross such a cut (the
+        piece it would make would hold that pair), so the parts give the same
+        result as the whole, and each part can be cached."""
+        if self._cut_rx is None:
+            before, after = set(), set()
+            for t in self._texts:
+                k = t.find(SPACE, 1)
+                while 0 < k:
+                    before.add(t[k - 1])
+                    k = t.find(SPACE, k + 1)
+                k = t.find(SPACE, 0, len(t) - 1)
+                while 0 <= k < len(t) - 1:
+                    after.add(t[k + 1])
+                    k = t.find(SPACE, k + 1, len(t) - 1)
+            left = f"(?<![{re.escape(''.join(sorted(before)))}])" if before else ""
+            right = f"(?![{re.escape(''.join(sorted(after)))}])" if after else ""
+            self._cut_rx = re.compile(f"{left}(?={SPACE})|(?<={SPACE}){right}")
+        return self._cut_rx
+
     def tokenize(self, sequence: str, on_event=None) -> list:
         if not sequence:
             return []
-        s = sequence
+        n = len(sequence)
+        cuts = [m.start() for m in self._cuts.finditer(sequence)]
+        cache, unk_id, fuse = self._cache, self.unk_id, not self.byte_fallback
+        out = []
+        last = 0
+        for cut in cuts + [n]:
+            if cut <= last:
+                continue
+            part = sequence[last:cut]
+            toks = cache.get(part)
+            if toks is None:
+                toks = self._tokenize_part(part)
+                if len(cache) < 50_000 and len(part) < 64:
+                    cache[part] = toks
+            if fuse and out and out[-1].id == unk_id and toks[0].id == unk_id:
+                prev = out.pop()
+                first = toks[0]
+                out.append(Token(unk_id, prev.value + first.value,
+                                 (prev.offsets[0], first.offsets[1] + last)))
+                toks = toks[1:]
+            if last:
+                out.extend([Token(i, v, (a + last, b + last)) for i, v, (a, b) in toks])
+            else:
+                out.extend(toks)
+            last = cut
+        return out
+
+    def _tokenize_part(self, s: str) -> list:
         syms = self._symbols(s)
         n = len(syms)
         starts = [a for a, _, _ in syms]

@@ -9,8 +9,8 @@ from ..core.errors import SubwordLabError
 from ..core.normalized import PreTokenizedString
 from ..tokenizer import Tokenizer, _normalize_event, _pre_tokenize_event
 from .files import check_options, with_path
-from .sentencepiece_encode import (USER_DEFINED, SentencePieceBPE,
-                                   SentencePieceUnigram, SpmNormalizer, decode_pieces)
+from .sentencepiece_encode import USER_DEFINED, SpmNormalizer, decode_pieces
+from .sentencepiece_models import SentencePieceBPE, SentencePieceUnigram
 from .sentencepiece_model import read_model
 
 __all__ = ["load_sentencepiece", "SentencePieceTokenizer"]
@@ -34,7 +34,7 @@ def load_sentencepiece(path, **options) -> Tokenizer:
         path = next(iter(sorted(path.glob("*.model"))))
     check_options(path, options, _SPM_OPTIONS)
     proto = read_model(path)
-    trainer, norm = proto.trainer_spec, proto.normalizer_spec
+    trainer = proto.trainer_spec
     if trainer.model_type_name not in ("UNIGRAM", "BPE"):
         raise SubwordLabError(f"{trainer.model_type_name} models are not supported "
                               "(only UNIGRAM and BPE)", path=path,

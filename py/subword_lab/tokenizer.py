@@ -689,7 +689,10 @@ def _split_added(splits, added, normalized_tokens):
         pieces = added.find_matches(ns.normalized, normalized_tokens)
         if len(pieces) == 1 and pieces[0][0] is None:
             if pieces[0][2] > 0:
-                out.append(split)
+                # HF slices even a piece without matches: the slice's shift into
+                # the input is where its normalized text starts (Metaspace's
+                # prepend_scheme="first" reads it).
+                out.append(Split(ns.slice(0, pieces[0][2]), None) if ns._align else split)
             continue
         for id_, start, end in pieces:
             if start == end:

@@ -1,9 +1,9 @@
 // Subword Lab's page: start the Python worker, draw the views, publish the automation API.
-import { Engine } from "./engine.js";
-import { lang, missing, t, translate } from "./i18n.js";
+import { Engine } from "./lib/engine.js";
+import { lang, missing, t, translate } from "./i18n/index.js";
 import "./i18n/page.js";
 import "./i18n/tokenize.js";
-import * as urlState from "./urlstate.js";
+import * as urlState from "./lib/urlstate.js";
 import { TokenizeView } from "./views/tokenize.js";
 import { ViewSwitcher } from "./views.js";
 

@@ -1,7 +1,9 @@
 // The compare view (?view=compare&tokenizers=a,b,c&text=...): one text, two or three
 // tokenizers side by side, tokens coloured by id as in the tokenize view, with counts.
-import { t, register, formatNumber } from "../i18n.js";
-import { el, ensureCss, loadTokenizer, tokenChip, PRESETS } from "./encode.js";
+import { t, register, formatNumber } from "../i18n/index.js";
+import { el, loadCss } from "../lib/dom.js";
+import { tokenChip } from "../lib/tokens.js";
+import { loadTokenizer, PRESETS } from "../lib/tokenizers.js";
 
 register({
   en: {
@@ -65,8 +67,8 @@ class CompareView {
     this.root = context.root;
     this.run = 0;
     this.settledPromise = Promise.resolve();
-    ensureCss("./encode.css"); // the shared control classes
-    ensureCss("./compare.css");
+    loadCss(new URL("./encode.css", import.meta.url)); // the shared control classes
+    loadCss(new URL("./compare.css", import.meta.url));
     this.build();
   }
 

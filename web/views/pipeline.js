@@ -4,8 +4,10 @@
 // column by column from the normalize event's alignment), 2 pre-tokenized (the pieces
 // with their offsets, spaces, Ġ and ▁ visible), 3 the model's tokens per piece, 4 the
 // post-processed encoding. render(k) rebuilds the stages from the trace alone.
-import { t, register } from "../i18n.js";
-import { el, ensureCss, traceEncode, loadTokenizer, tokenChip, visible, PRESETS } from "./encode.js";
+import { t, register } from "../i18n/index.js";
+import { el, loadCss } from "../lib/dom.js";
+import { tokenChip, visible } from "../lib/tokens.js";
+import { traceEncode, loadTokenizer, PRESETS } from "../lib/tokenizers.js";
 
 register({
   en: {
@@ -169,8 +171,8 @@ class PipelineView {
     this.run = 0;
     this.trace = null;
     this.settledPromise = Promise.resolve();
-    ensureCss("./encode.css"); // the shared control classes
-    ensureCss("./pipeline.css");
+    loadCss(new URL("./encode.css", import.meta.url)); // the shared control classes
+    loadCss(new URL("./pipeline.css", import.meta.url));
     this.build();
   }
 

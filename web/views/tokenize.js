@@ -1,6 +1,6 @@
 // The tokenize view: a text box, a tokenizer picker, and the tokens, kept in step as you type.
-import { hueOf, pieces, explain, markText } from "../tokens.js";
-import { t, formatNumber } from "../i18n.js";
+import { hueOf, pieces, explain, markText } from "../lib/tokens.js";
+import { t, formatNumber } from "../i18n/index.js";
 import "../i18n/tokenize.js";
 
 const SAMPLE = "Tokenizers don't read words: they read pieces. “Unbelievably” may become un + believ + ably, " +

@@ -5,10 +5,11 @@
 //
 // URL: view=train&algo=..&corpus=..&vocab_size=..&tie_break=..&method=..&step=k. A link
 // with algo or corpus trains at once (the course presets take a moment) and opens step k.
-import { t, register } from "../i18n.js";
-import { Trainer, TrainingCancelled } from "../trainer.js";
-import { precomputed } from "../precomputed.js";
-import { MergesRenderer } from "./train-merges.js";
+import { t, register } from "../i18n/index.js";
+import { Trainer, TrainingCancelled } from "../lib/trainer.js";
+import { precomputed } from "../lib/precomputed.js";
+import { el, loadCss } from "../lib/dom.js";
+import { MergesRenderer } from "./train/merges.js";
 
 precomputed.warm(); // the index is tiny; fetch it while the view is being built
 
@@ -235,22 +236,6 @@ const ALGOS = ["bpe", "wordpiece", "unigram"];
 const CORPORA = ["course-toy", "course-sentences", "botchan", "custom"];
 const MAX_FILE = 20 * 1024 * 1024;
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function loadCss() {
-  const href = new URL("./train.css", import.meta.url).href;
-  if ([...document.styleSheets].some((s) => s.href === href) || document.head.querySelector(`link[data-train-css]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  link.dataset.trainCss = "";
-  document.head.append(link);
-}
 
 function field(labelKey, control, hintText) {
   const wrap = el("div", "train-field");
@@ -284,7 +269,7 @@ class TrainView {
     this.usedKeys = 0;
     this.waiters = [];
     this.busy = false;
-    loadCss();
+    loadCss(new URL("./train.css", import.meta.url));
     this.build();
   }
 
@@ -599,7 +584,7 @@ class TrainView {
     this.unigramBox.hidden = false;
     let unigram = null;
     try {
-      const module = await import("./train-unigram.js");
+      const module = await import("./train/unigram.js");
       unigram = module.createUnigramTrainRenderer({ ...this.context, root: this.unigramBox });
     } catch {
       this.unigramBox.replaceChildren(el("p", "hint", t("train.unigram.coming")));

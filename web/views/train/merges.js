@@ -10,31 +10,13 @@
 // - only the visible rows of the word list exist, and drawing reuses their nodes;
 // - the learned-token list is updated at its two ends instead of being rebuilt, and its
 //   scroller is anchored at the bottom by CSS, so drawing never forces a layout.
-import { t, formatNumber } from "../i18n.js";
+import { t, formatNumber } from "../../i18n/index.js";
+import { el, svg, setText } from "../../lib/dom.js";
 
 const ROW = 34;           // px, one word row (the list is virtualised)
 const BIG = 200;          // more words than this: sort by count, frequent words first
 const VOCAB_WINDOW = 400; // learned tokens drawn at most (the latest ones)
 const CHART_EVERY = 250;  // ms: while events stream in, the chart line is redrawn at most this often
-const SVG = "http://www.w3.org/2000/svg";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-// Skip unchanged text: rewriting it would still invalidate style and layout.
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
-}
-
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  return node;
-}
 
 function gcd(a, b) { while (b) [a, b] = [b, a % b]; return a; }
 

@@ -4,8 +4,10 @@
 // (wordpiece.word), each candidate tried (wordpiece.try, found or not) and the
 // whole-word unknown (wordpiece.unk). render(k) draws the state after k steps
 // from those events alone, so stepping back redraws exactly what was there.
-import { t, register } from "../i18n.js";
-import { el, tokenChip, visible, wordsOf, renderWordSteps } from "./encode.js";
+import { t, register } from "../../i18n/index.js";
+import { el } from "../../lib/dom.js";
+import { tokenChip, visible } from "../../lib/tokens.js";
+import { wordPanel, wordStepsTimeline } from "./word-steps.js";
 
 register({
   en: {
@@ -65,18 +67,13 @@ const STEP_TYPES = new Set(["wordpiece.word", "wordpiece.try", "wordpiece.unk"])
 const TRIES_SHOWN = 14;
 
 export function createWordPieceEncodeRenderer({ root }) {
-  let words = [];
-  let steps = []; // {word, index}: word number and the event's index in that word's events
   let info = null;
 
   function show(trace) {
     info = trace.info;
-    words = wordsOf(trace, "wordpiece.");
-    steps = [];
-    words.forEach((word, w) => word.events.forEach((event, index) => {
-      if (STEP_TYPES.has(event.type)) steps.push({ word: w, index });
-    }));
-    return { length: steps.length, render, narrate };
+    return wordStepsTimeline(root, trace, {
+      prefix: "wordpiece.", isStep: (e) => STEP_TYPES.has(e.type), legend: "wp.legend", wordStep, narrateEvent,
+    });
   }
 
   // The current word's state after its first `upto` events (inclusive of index).
@@ -101,22 +98,15 @@ export function createWordPieceEncodeRenderer({ root }) {
     return state;
   }
 
-  function render(k) {
-    renderWordSteps(root, { steps, words, info, legend: "wp.legend", wordStep }, k);
-  }
-
   function wordStep(word, index) {
     const state = wordState(word, index);
     const wordDone = word.events.slice(index + 1).every((e) => !STEP_TYPES.has(e.type));
     const partial = state.unk || wordDone ? word.tokens : state.tokens;
-    return { panel: wordPanel(word, state), partial };
+    return { panel: statePanel(word, state), partial };
   }
 
-  function wordPanel(word, state) {
-    const panel = el("section", "enc-panel");
-    panel.dataset.testid = "wp-word";
-    panel.dataset.word = word.text;
-    panel.append(el("h3", "enc-h", `“${visible(word.text)}”`));
+  function statePanel(word, state) {
+    const panel = wordPanel("wp-word", word);
     // The characters, with the matched prefix and the current window marked in words too.
     const chars = el("div", "enc-chars");
     chars.setAttribute("role", "group");
@@ -182,21 +172,15 @@ export function createWordPieceEncodeRenderer({ root }) {
     return t("wp.unkNoMatch", { position: unk.position, piece: visible(piece), word: word.text, token: unk.token });
   }
 
-  function narrate(k) {
-    if (steps.length === 0) return t("encode.noSteps");
-    if (k === 0) return t("encode.start");
-    const step = steps[k - 1];
-    const word = words[step.word];
-    const event = word.events[step.index];
-    let line = "";
+  function narrateEvent(word, step, event, wordCount) {
     if (event.type === "wordpiece.word") {
-      line = t("wp.word", { i: step.word + 1, n: words.length, word: visible(word.text) });
-    } else if (event.type === "wordpiece.try") {
+      return t("wp.word", { i: step.word + 1, n: wordCount, word: visible(word.text) });
+    }
+    if (event.type === "wordpiece.try") {
       const params = { candidate: visible(event.candidate), end: event.end };
-      line = event.found ? t(event.start > 0 ? "wp.foundCont" : "wp.found", params) : t("wp.miss", params);
-    } else line = unkText(word, event);
-    if (k === steps.length) line += ` ${t("encode.finished", { n: words.reduce((s, w) => s + w.tokens.length, 0) })}`;
-    return line;
+      return event.found ? t(event.start > 0 ? "wp.foundCont" : "wp.found", params) : t("wp.miss", params);
+    }
+    return unkText(word, event);
   }
 
   return { show };

@@ -4,8 +4,10 @@
 // Steps are the model's events per word: bpe.word, bpe.unk, bpe.byte_fallback,
 // bpe.symbols, bpe.merge, bpe.ignore_merges, bpe.dropout_skip. render(k) redraws the
 // current word from its own events, so stepping back restores exactly what was shown.
-import { t, register } from "../i18n.js";
-import { el, tokenChip, visible, wordsOf, renderWordSteps } from "./encode.js";
+import { t, register } from "../../i18n/index.js";
+import { el } from "../../lib/dom.js";
+import { tokenChip, visible } from "../../lib/tokens.js";
+import { wordPanel, wordStepsTimeline } from "./word-steps.js";
 
 register({
   en: {
@@ -80,18 +82,13 @@ const SILENT = new Set(["bpe.done"]);
 const MERGES_SHOWN = 30;
 
 export function createBpeEncodeRenderer({ root }) {
-  let words = [];
-  let steps = [];
   let info = null;
 
   function show(trace) {
     info = trace.info;
-    words = wordsOf(trace, "bpe.");
-    steps = [];
-    words.forEach((word, w) => word.events.forEach((event, index) => {
-      if (!SILENT.has(event.type)) steps.push({ word: w, index });
-    }));
-    return { length: steps.length, render, narrate };
+    return wordStepsTimeline(root, trace, {
+      prefix: "bpe.", isStep: (e) => !SILENT.has(e.type), legend: "bpe.legend", wordStep, narrateEvent,
+    });
   }
 
   function wordState(word, upto) {
@@ -112,14 +109,10 @@ export function createBpeEncodeRenderer({ root }) {
     return state;
   }
 
-  function render(k) {
-    renderWordSteps(root, { steps, words, info, legend: "bpe.legend", wordStep }, k);
-  }
-
   function wordStep(word, index) {
     const state = wordState(word, index);
     const wordDone = word.events.slice(index + 1).every((e) => SILENT.has(e.type));
-    return { panel: wordPanel(word, state), partial: wordDone ? word.tokens : [] };
+    return { panel: statePanel(word, state), partial: wordDone ? word.tokens : [] };
   }
 
   function symbolRow(symbols, testid, highlight = -1) {
@@ -136,11 +129,8 @@ export function createBpeEncodeRenderer({ root }) {
     return row;
   }
 
-  function wordPanel(word, state) {
-    const panel = el("section", "enc-panel");
-    panel.dataset.testid = "bpe-word";
-    panel.dataset.word = word.text;
-    panel.append(el("h3", "enc-h", `“${visible(word.text)}”`));
+  function statePanel(word, state) {
+    const panel = wordPanel("bpe-word", word);
     if (state.whole) {
       panel.append(tokenChip(state.whole.token, state.whole.id, info, { testid: "bpe-symbol" }));
       return panel;
@@ -203,24 +193,17 @@ export function createBpeEncodeRenderer({ root }) {
     return t(e.fused ? "bpe.unkFused" : "bpe.unk", { symbol: visible(e.symbol), token: e.token });
   }
 
-  function narrate(k) {
-    if (steps.length === 0) return t("encode.noSteps");
-    if (k === 0) return t("encode.start");
-    const step = steps[k - 1];
-    const word = words[step.word];
-    const e = word.events[step.index];
-    let line;
-    if (e.type === "bpe.word") line = t("bpe.word", { i: step.word + 1, n: words.length, word: visible(word.text) });
-    else if (e.type === "bpe.symbols") line = t("bpe.symbols", { n: e.symbols.length });
-    else if (e.type === "bpe.merge") {
+  function narrateEvent(word, step, e, wordCount) {
+    if (e.type === "bpe.word") return t("bpe.word", { i: step.word + 1, n: wordCount, word: visible(word.text) });
+    if (e.type === "bpe.symbols") return t("bpe.symbols", { n: e.symbols.length });
+    if (e.type === "bpe.merge") {
       const more = word.events.slice(step.index + 1).some((x) => x.type === "bpe.merge");
-      line = t(more ? "bpe.merge" : "bpe.mergeLast",
+      return t(more ? "bpe.merge" : "bpe.mergeLast",
         { left: visible(e.pair[0]), right: visible(e.pair[1]), new: visible(e.new), rank: e.rank });
-    } else if (e.type === "bpe.ignore_merges") line = t("bpe.whole", { token: visible(e.token) });
-    else if (e.type === "bpe.dropout_skip") line = t("bpe.dropout", { new: visible(e.new), rank: e.rank });
-    else line = noteText(e);
-    if (k === steps.length) line += ` ${t("encode.finished", { n: words.reduce((s, w) => s + w.tokens.length, 0) })}`;
-    return line;
+    }
+    if (e.type === "bpe.ignore_merges") return t("bpe.whole", { token: visible(e.token) });
+    if (e.type === "bpe.dropout_skip") return t("bpe.dropout", { new: visible(e.new), rank: e.rank });
+    return noteText(e);
   }
 
   return { show };

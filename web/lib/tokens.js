@@ -109,8 +109,17 @@ export function tokenChip(token, id, info, { testid = null, special = false } = 
     chip.dataset.tokenId = String(id);
     chip.style.setProperty("--h", String(hueOf(id)));
   }
+  chipBody(chip, token, tokenOptions(info, id, { special }));
+  return chip;
+}
+
+// A chip's text: a span.t with the markers in span.mark (style.css draws the id under it);
+// special and unknown tokens mark the chip itself. Returns the marks met, for a legend.
+export function chipBody(chip, token, options) {
   const body = el("span", "t");
-  for (const piece of pieces(token, tokenOptions(info, id, { special }))) {
+  const marks = [];
+  for (const piece of pieces(token, options)) {
+    if (piece.mark) marks.push(piece.mark);
     if (piece.mark === "special" || piece.mark === "unknown") {
       chip.classList.add(piece.mark);
       body.append(piece.text);
@@ -119,7 +128,7 @@ export function tokenChip(token, id, info, { testid = null, special = false } = 
     } else body.append(piece.text);
   }
   chip.append(body);
-  return chip;
+  return marks;
 }
 
 // Spaces and line breaks inside a piece, made visible (the pre-tokenizer's ▁ and Ġ already are).

@@ -5,11 +5,11 @@ import "./i18n/page.js";
 import "./i18n/tokenize.js";
 import * as urlState from "./lib/urlstate.js";
 import { TokenizeView } from "./views/tokenize.js";
-import { ViewSwitcher } from "./views.js";
+import { ViewSwitcher } from "./view-switcher.js";
 
 const root = document.documentElement;
 root.dataset.engine = "loading";
-// The language: ?lang=, else the browser's, else English (web/i18n.js). Static markup first.
+// The language: ?lang=, else the browser's, else English (web/i18n/index.js). Static markup first.
 root.lang = lang();
 translate(document);
 bindLanguageSelect();

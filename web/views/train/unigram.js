@@ -82,6 +82,65 @@ function vocabAt(log, k, memo) {
   return items;
 }
 
+// The panels after step k (`p`: the panels from buildPanels; `t`: the translator).
+function drawFacts(p, t, log, k, size, loss) {
+  const target = log.start?.vocab_size;
+  p.factList.replaceChildren(
+    fact(t("utrain.method"), t(`utrain.method.${log.method}`)),
+    fact(t("utrain.step"), `${formatNumber(k, lang())} / ${formatNumber(log.steps.length, lang())}`),
+    fact(t("utrain.size"), formatNumber(size, lang()), "unigram-size-now"),
+    fact(t("utrain.target"), target === undefined ? "–" : formatNumber(target, lang())),
+    fact(t("utrain.loss"), loss === null ? "–" : exactNumber(loss), "unigram-loss-now"),
+  );
+}
+
+function drawCharts(p, t, log, k, size, loss) {
+  p.lossPanel.heading.textContent = t(log.method === "exact" ? "utrain.lossChart.exact" : "utrain.lossChart.em");
+  lineChart(p.lossBox, p.lossPanel.heading.textContent, log.loss, k);
+  p.lossReadout.textContent = loss === null ? "" : `${t("utrain.loss")}: ${exactNumber(loss)}`;
+  if (loss !== null) p.lossReadout.dataset.value = loss; else delete p.lossReadout.dataset.value;
+  lineChart(p.sizeBox, t("utrain.sizeChart"), log.size.map((q) => ({ ...q })), k);
+  p.sizeReadout.textContent = `${t("utrain.size")}: ${formatNumber(size, lang())}`;
+  p.sizeReadout.dataset.value = size;
+}
+
+function drawRounds(p, t, log, k) {
+  const items = [];
+  log.steps.slice(0, k).forEach((e, i) => {
+    if (e.type !== "unigram_prune" && !(e.type === "unigram_exact_round" && e.remove)) return;
+    const count = e.type === "unigram_prune" ? e.removed_count : e.remove;
+    const first = e.removed[0];
+    const li = el("li", i === k - 1 ? "is-current" : "", first
+      ? t("utrain.roundItemFirst", { round: e.round, count, piece: shown(first[0]), loss: exactNumber(first[1]) })
+      : t("utrain.roundItem", { round: e.round, count }));
+    if (i === k - 1) li.setAttribute("aria-current", "step");
+    items.push(li);
+  });
+  p.rounds.replaceChildren(...items);
+}
+
+function drawRemoved(p, t, e) {
+  p.unusedTitle.hidden = p.unusedList.box.hidden = true;
+  if (e && e.type === "unigram_exact_round" && e.scores.length) {
+    const gone = new Set(e.removed.map((r) => r[0]));
+    p.removedTitle.textContent = t("utrain.candidates");
+    p.removedList.set(e.scores.map(([q, v]) => [q, v, gone.has(q)]));
+    p.removedList.box.hidden = false;
+  } else if (e && e.type === "unigram_prune") {
+    p.removedTitle.textContent = t("utrain.removedList");
+    p.removedList.set(e.removed.map(([q, v]) => [q, v, true]));
+    p.removedList.box.hidden = false;
+    if (e.unused.length) {
+      p.unusedTitle.hidden = p.unusedList.box.hidden = false;
+      p.unusedList.set(e.unused.map((q) => [q, "", true]));
+    }
+  } else {
+    p.removedTitle.textContent = t("utrain.noRemoval");
+    p.removedList.set([]);
+    p.removedList.box.hidden = true;
+  }
+}
+
 export function createUnigramTrainRenderer({ root, player = null, t = translate }) {
   loadCss(new URL("../unigram.css", import.meta.url));
   const box = el("div", "unigram-train");
@@ -103,72 +162,14 @@ export function createUnigramTrainRenderer({ root, player = null, t = translate 
     const size = log.size[k]?.y ?? 0;
     const lossPoints = log.loss.filter((q) => q.step <= k);
     const loss = lossPoints.length ? lossPoints[lossPoints.length - 1].y : null;
-    drawFacts(log, k, size, loss);
-    drawCharts(log, k, size, loss);
-    drawRounds(log, k);
-    drawRemoved(k ? log.steps[k - 1] : null);
+    drawFacts(p, t, log, k, size, loss);
+    drawCharts(p, t, log, k, size, loss);
+    drawRounds(p, t, log, k);
+    drawRemoved(p, t, k ? log.steps[k - 1] : null);
     const vocab = vocabAt(log, k, cached.vocab);
     p.vocabList.set(vocab);
     p.vocabNote.textContent = log.end && k === log.steps.length ? t("utrain.vocabFinal", { size: vocab.length })
       : t("utrain.vocabNote", { shown: formatNumber(vocab.length, lang()), size: formatNumber(size, lang()) });
-  }
-
-  function drawFacts(log, k, size, loss) {
-    const target = log.start?.vocab_size;
-    p.factList.replaceChildren(
-      fact(t("utrain.method"), t(`utrain.method.${log.method}`)),
-      fact(t("utrain.step"), `${formatNumber(k, lang())} / ${formatNumber(log.steps.length, lang())}`),
-      fact(t("utrain.size"), formatNumber(size, lang()), "unigram-size-now"),
-      fact(t("utrain.target"), target === undefined ? "–" : formatNumber(target, lang())),
-      fact(t("utrain.loss"), loss === null ? "–" : exactNumber(loss), "unigram-loss-now"),
-    );
-  }
-
-  function drawCharts(log, k, size, loss) {
-    p.lossPanel.heading.textContent = t(log.method === "exact" ? "utrain.lossChart.exact" : "utrain.lossChart.em");
-    lineChart(p.lossBox, p.lossPanel.heading.textContent, log.loss, k);
-    p.lossReadout.textContent = loss === null ? "" : `${t("utrain.loss")}: ${exactNumber(loss)}`;
-    if (loss !== null) p.lossReadout.dataset.value = loss; else delete p.lossReadout.dataset.value;
-    lineChart(p.sizeBox, t("utrain.sizeChart"), log.size.map((q) => ({ ...q })), k);
-    p.sizeReadout.textContent = `${t("utrain.size")}: ${formatNumber(size, lang())}`;
-    p.sizeReadout.dataset.value = size;
-  }
-
-  function drawRounds(log, k) {
-    const items = [];
-    log.steps.slice(0, k).forEach((e, i) => {
-      if (e.type !== "unigram_prune" && !(e.type === "unigram_exact_round" && e.remove)) return;
-      const count = e.type === "unigram_prune" ? e.removed_count : e.remove;
-      const first = e.removed[0];
-      const li = el("li", i === k - 1 ? "is-current" : "", first
-        ? t("utrain.roundItemFirst", { round: e.round, count, piece: shown(first[0]), loss: exactNumber(first[1]) })
-        : t("utrain.roundItem", { round: e.round, count }));
-      if (i === k - 1) li.setAttribute("aria-current", "step");
-      items.push(li);
-    });
-    p.rounds.replaceChildren(...items);
-  }
-
-  function drawRemoved(e) {
-    p.unusedTitle.hidden = p.unusedList.box.hidden = true;
-    if (e && e.type === "unigram_exact_round" && e.scores.length) {
-      const gone = new Set(e.removed.map((r) => r[0]));
-      p.removedTitle.textContent = t("utrain.candidates");
-      p.removedList.set(e.scores.map(([q, v]) => [q, v, gone.has(q)]));
-      p.removedList.box.hidden = false;
-    } else if (e && e.type === "unigram_prune") {
-      p.removedTitle.textContent = t("utrain.removedList");
-      p.removedList.set(e.removed.map(([q, v]) => [q, v, true]));
-      p.removedList.box.hidden = false;
-      if (e.unused.length) {
-        p.unusedTitle.hidden = p.unusedList.box.hidden = false;
-        p.unusedList.set(e.unused.map((q) => [q, "", true]));
-      }
-    } else {
-      p.removedTitle.textContent = t("utrain.noRemoval");
-      p.removedList.set([]);
-      p.removedList.box.hidden = true;
-    }
   }
 
   function narrate(events, k) {

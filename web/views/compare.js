@@ -2,6 +2,7 @@
 // tokenizers side by side, tokens coloured by id as in the tokenize view, with counts.
 import { t, register, formatNumber } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
+import { labelled, statusLine } from "../lib/controls.js";
 import { tokenChip } from "../lib/tokens.js";
 import { loadTokenizer, PRESETS } from "../lib/tokenizers.js";
 
@@ -75,16 +76,12 @@ class CompareView {
   build() {
     const head = el("header", "cmp-head");
     head.append(el("h2", "", t("cmp.title")), el("p", "hint", t("cmp.intro")));
-    const field = el("label", "enc-field cmp-text-field");
-    field.append(el("span", "enc-label", t("cmp.text")));
     this.input = el("textarea", "enc-text cmp-text");
     this.input.rows = 3;
     this.input.spellcheck = false;
     this.input.dataset.testid = "compare-text";
-    field.append(this.input);
-    this.status = el("p", "enc-status");
-    this.status.setAttribute("role", "status");
-    this.status.dataset.testid = "compare-status";
+    const field = labelled(t("cmp.text"), this.input, "cmp-text-field");
+    this.status = statusLine("compare-status");
     this.grid = el("div", "cmp-grid");
     this.root.replaceChildren(head, field, this.status, this.grid);
     this.selects = [];
@@ -106,11 +103,9 @@ class CompareView {
   column(i) {
     const box = el("section", "cmp-column");
     box.dataset.testid = "compare-column";
-    const label = el("label", "enc-field");
-    label.append(el("span", "enc-label", t("cmp.column", { n: i + 1 })));
     const select = el("select", "enc-select");
     select.dataset.testid = "compare-select";
-    label.append(select);
+    const label = labelled(t("cmp.column", { n: i + 1 }), select);
     const counts = el("p", "cmp-counts");
     const count = el("span", "cmp-count");
     count.dataset.testid = "compare-count";

@@ -7,6 +7,7 @@
 // the shared player plays: {length, render(k), narrate(k)}, k indexing the model events.
 import { t } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
+import { labelled, textInput, statusLine, option, presetOptions } from "../lib/controls.js";
 import { tokenChip } from "../lib/tokens.js";
 import { precomputed } from "../lib/precomputed.js";
 import { traceEncode, loadTokenizer, TOYS, TOY_ALGO, DEFAULT_FOR_ALGO } from "../lib/tokenizers.js";
@@ -43,40 +44,21 @@ class EncodeView {
     const head = el("header", "enc-head");
     head.append(el("h2", "enc-title", t("encode.title")), el("p", "hint", t("encode.intro")));
     const controls = el("div", "enc-controls");
-    const pick = el("label", "enc-field");
-    pick.append(el("span", "enc-label", t("encode.tokenizer")));
     this.select = el("select", "enc-select");
     this.select.dataset.testid = "encode-tokenizer";
     const toys = el("optgroup");
     toys.label = t("encode.toyGroup");
-    for (const [algo, key] of Object.entries(TOYS)) {
-      const option = el("option", "", t(`encode.toy.${algo}`));
-      option.value = key;
-      toys.append(option);
-    }
+    toys.append(...Object.entries(TOYS).map(([algo, key]) => option(key, t(`encode.toy.${algo}`))));
     const presets = el("optgroup");
     presets.label = t("encode.presetGroup");
-    for (const p of this.context.manifest.presets || []) {
-      const option = el("option", "", p.label);
-      option.value = p.id;
-      option.disabled = !p.file;
-      presets.append(option);
-    }
+    presets.append(...presetOptions(this.context.manifest.presets));
     this.select.append(toys, presets);
-    pick.append(this.select);
-    const field = el("label", "enc-field enc-text-field");
-    field.append(el("span", "enc-label", t("encode.text")));
-    this.input = el("input", "enc-text");
-    this.input.type = "text";
-    this.input.spellcheck = false;
-    this.input.dataset.testid = "encode-text";
-    field.append(this.input);
-    controls.append(pick, field);
+    this.input = textInput("encode-text");
+    controls.append(labelled(t("encode.tokenizer"), this.select),
+      labelled(t("encode.text"), this.input, "enc-text-field"));
     this.vocabBox = el("div", "enc-vocab");
     this.vocabBox.dataset.testid = "encode-vocab";
-    this.status = el("p", "enc-status");
-    this.status.dataset.testid = "encode-status";
-    this.status.setAttribute("role", "status");
+    this.status = statusLine("encode-status");
     this.stage = el("div", "enc-stage");
     this.stage.dataset.testid = "encode-stage";
     this.playerBox = el("div", "enc-player");

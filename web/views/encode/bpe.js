@@ -81,130 +81,126 @@ register({
 const SILENT = new Set(["bpe.done"]);
 const MERGES_SHOWN = 30;
 
-export function createBpeEncodeRenderer({ root }) {
-  let info = null;
 
-  function show(trace) {
-    info = trace.info;
-    return wordStepsTimeline(root, trace, {
-      prefix: "bpe.", isStep: (e) => !SILENT.has(e.type), legend: "bpe.legend", wordStep, narrateEvent,
-    });
+function wordState(word, upto) {
+  const state = { initial: null, ids: [], symbols: null, merges: [], notes: [], whole: null, last: null };
+  for (let i = 0; i <= upto; i++) {
+    const e = word.events[i];
+    if (e.type === "bpe.symbols") {
+      state.initial = e.symbols;
+      state.ids = e.ids;
+      state.symbols = e.symbols;
+    } else if (e.type === "bpe.merge") {
+      state.merges.push(e);
+      state.symbols = e.symbols;
+    } else if (e.type === "bpe.unk" || e.type === "bpe.byte_fallback") state.notes.push(e);
+    else if (e.type === "bpe.ignore_merges") state.whole = e;
+    state.last = e;
   }
+  return state;
+}
 
-  function wordState(word, upto) {
-    const state = { initial: null, ids: [], symbols: null, merges: [], notes: [], whole: null, last: null };
-    for (let i = 0; i <= upto; i++) {
-      const e = word.events[i];
-      if (e.type === "bpe.symbols") {
-        state.initial = e.symbols;
-        state.ids = e.ids;
-        state.symbols = e.symbols;
-      } else if (e.type === "bpe.merge") {
-        state.merges.push(e);
-        state.symbols = e.symbols;
-      } else if (e.type === "bpe.unk" || e.type === "bpe.byte_fallback") state.notes.push(e);
-      else if (e.type === "bpe.ignore_merges") state.whole = e;
-      state.last = e;
+function wordStep(word, index, info) {
+  const state = wordState(word, index);
+  const wordDone = word.events.slice(index + 1).every((e) => SILENT.has(e.type));
+  return { panel: statePanel(word, state, info), partial: wordDone ? word.tokens : [] };
+}
+
+function symbolRow(info, symbols, testid, highlight = -1) {
+  const row = el("div", "enc-symbols");
+  symbols.forEach((symbol, i) => {
+    const chip = tokenChip(symbol, null, info, { testid });
+    chip.classList.add("enc-symbol");
+    if (i === highlight) {
+      chip.classList.add("new");
+      chip.append(el("span", "enc-new-mark", t("bpe.newMark")));
     }
-    return state;
-  }
+    row.append(chip);
+  });
+  return row;
+}
 
-  function wordStep(word, index) {
-    const state = wordState(word, index);
-    const wordDone = word.events.slice(index + 1).every((e) => SILENT.has(e.type));
-    return { panel: statePanel(word, state), partial: wordDone ? word.tokens : [] };
-  }
-
-  function symbolRow(symbols, testid, highlight = -1) {
-    const row = el("div", "enc-symbols");
-    symbols.forEach((symbol, i) => {
-      const chip = tokenChip(symbol, null, info, { testid });
-      chip.classList.add("enc-symbol");
-      if (i === highlight) {
-        chip.classList.add("new");
-        chip.append(el("span", "enc-new-mark", t("bpe.newMark")));
-      }
-      row.append(chip);
-    });
-    return row;
-  }
-
-  function statePanel(word, state) {
-    const panel = wordPanel("bpe-word", word);
-    if (state.whole) {
-      panel.append(tokenChip(state.whole.token, state.whole.id, info, { testid: "bpe-symbol" }));
-      return panel;
-    }
-    if (state.notes.length) {
-      const notes = el("ul", "enc-notes");
-      notes.setAttribute("aria-label", t("bpe.notes"));
-      for (const note of state.notes) {
-        const item = el("li", "", noteText(note));
-        item.dataset.testid = "bpe-note";
-        notes.append(item);
-      }
-      panel.append(notes);
-    }
-    if (!state.symbols) return panel;
-    panel.append(el("h4", "enc-h4", t("bpe.initial")), symbolRow(state.initial, "bpe-initial"));
-    const latest = state.last.type === "bpe.merge" ? state.last.position : -1;
-    panel.append(el("h4", "enc-h4", t("bpe.now")), symbolRow(state.symbols, "bpe-symbol", latest));
-    if (state.merges.length) panel.append(mergeTable(state.merges, state.last));
+function statePanel(word, state, info) {
+  const panel = wordPanel("bpe-word", word);
+  if (state.whole) {
+    panel.append(tokenChip(state.whole.token, state.whole.id, info, { testid: "bpe-symbol" }));
     return panel;
   }
-
-  function mergeTable(merges, last) {
-    const box = el("div", "enc-merges");
-    const table = el("table", "enc-table");
-    table.append(el("caption", "", t("bpe.merges")));
-    const head = el("tr");
-    for (const key of ["bpe.colStep", "bpe.colPair", "bpe.colRank", "bpe.colAfter"]) {
-      const th = el("th", "", t(key));
-      th.scope = "col";
-      head.append(th);
+  if (state.notes.length) {
+    const notes = el("ul", "enc-notes");
+    notes.setAttribute("aria-label", t("bpe.notes"));
+    for (const note of state.notes) {
+      const item = el("li", "", noteText(note));
+      item.dataset.testid = "bpe-note";
+      notes.append(item);
     }
-    table.append(el("thead"));
-    table.tHead.append(head);
-    const body = el("tbody");
-    const skip = Math.max(0, merges.length - MERGES_SHOWN);
-    merges.slice(skip).forEach((merge, i) => {
-      const row = el("tr", merge === last ? "latest" : "");
-      row.dataset.testid = "bpe-merge";
-      row.dataset.rank = String(merge.rank);
-      row.dataset.pair = merge.pair.join(" ");
-      row.dataset.new = merge.new;
-      row.append(el("td", "num", skip + i + 1));
-      const pair = el("td", "enc-pair");
-      pair.append(el("code", "", visible(merge.pair[0])), " + ", el("code", "", visible(merge.pair[1])),
-        " → ", el("code", "", visible(merge.new)));
-      row.append(pair, el("td", "num", merge.rank));
-      const after = el("td", "enc-after", merge.symbols.map(visible).join(" · "));
-      row.append(after);
-      body.append(row);
-    });
-    table.append(body);
-    box.append(table);
-    return box;
+    panel.append(notes);
   }
+  if (!state.symbols) return panel;
+  panel.append(el("h4", "enc-h4", t("bpe.initial")), symbolRow(info, state.initial, "bpe-initial"));
+  const latest = state.last.type === "bpe.merge" ? state.last.position : -1;
+  panel.append(el("h4", "enc-h4", t("bpe.now")), symbolRow(info, state.symbols, "bpe-symbol", latest));
+  if (state.merges.length) panel.append(mergeTable(state.merges, state.last));
+  return panel;
+}
 
-  function noteText(e) {
-    if (e.type === "bpe.byte_fallback") return t("bpe.byteFallback", { symbol: visible(e.symbol), tokens: e.tokens.join(" ") });
-    if (e.token === null || e.token === undefined) return t("bpe.unkDropped", { symbol: visible(e.symbol) });
-    return t(e.fused ? "bpe.unkFused" : "bpe.unk", { symbol: visible(e.symbol), token: e.token });
+function mergeTable(merges, last) {
+  const box = el("div", "enc-merges");
+  const table = el("table", "enc-table");
+  table.append(el("caption", "", t("bpe.merges")));
+  const head = el("tr");
+  for (const key of ["bpe.colStep", "bpe.colPair", "bpe.colRank", "bpe.colAfter"]) {
+    const th = el("th", "", t(key));
+    th.scope = "col";
+    head.append(th);
   }
+  table.append(el("thead"));
+  table.tHead.append(head);
+  const body = el("tbody");
+  const skip = Math.max(0, merges.length - MERGES_SHOWN);
+  merges.slice(skip).forEach((merge, i) => {
+    const row = el("tr", merge === last ? "latest" : "");
+    row.dataset.testid = "bpe-merge";
+    row.dataset.rank = String(merge.rank);
+    row.dataset.pair = merge.pair.join(" ");
+    row.dataset.new = merge.new;
+    row.append(el("td", "num", skip + i + 1));
+    const pair = el("td", "enc-pair");
+    pair.append(el("code", "", visible(merge.pair[0])), " + ", el("code", "", visible(merge.pair[1])),
+      " → ", el("code", "", visible(merge.new)));
+    row.append(pair, el("td", "num", merge.rank));
+    const after = el("td", "enc-after", merge.symbols.map(visible).join(" · "));
+    row.append(after);
+    body.append(row);
+  });
+  table.append(body);
+  box.append(table);
+  return box;
+}
 
-  function narrateEvent(word, step, e, wordCount) {
-    if (e.type === "bpe.word") return t("bpe.word", { i: step.word + 1, n: wordCount, word: visible(word.text) });
-    if (e.type === "bpe.symbols") return t("bpe.symbols", { n: e.symbols.length });
-    if (e.type === "bpe.merge") {
-      const more = word.events.slice(step.index + 1).some((x) => x.type === "bpe.merge");
-      return t(more ? "bpe.merge" : "bpe.mergeLast",
-        { left: visible(e.pair[0]), right: visible(e.pair[1]), new: visible(e.new), rank: e.rank });
-    }
-    if (e.type === "bpe.ignore_merges") return t("bpe.whole", { token: visible(e.token) });
-    if (e.type === "bpe.dropout_skip") return t("bpe.dropout", { new: visible(e.new), rank: e.rank });
-    return noteText(e);
+function noteText(e) {
+  if (e.type === "bpe.byte_fallback") return t("bpe.byteFallback", { symbol: visible(e.symbol), tokens: e.tokens.join(" ") });
+  if (e.token === null || e.token === undefined) return t("bpe.unkDropped", { symbol: visible(e.symbol) });
+  return t(e.fused ? "bpe.unkFused" : "bpe.unk", { symbol: visible(e.symbol), token: e.token });
+}
+
+function narrateEvent(word, step, e, wordCount) {
+  if (e.type === "bpe.word") return t("bpe.word", { i: step.word + 1, n: wordCount, word: visible(word.text) });
+  if (e.type === "bpe.symbols") return t("bpe.symbols", { n: e.symbols.length });
+  if (e.type === "bpe.merge") {
+    const more = word.events.slice(step.index + 1).some((x) => x.type === "bpe.merge");
+    return t(more ? "bpe.merge" : "bpe.mergeLast",
+      { left: visible(e.pair[0]), right: visible(e.pair[1]), new: visible(e.new), rank: e.rank });
   }
+  if (e.type === "bpe.ignore_merges") return t("bpe.whole", { token: visible(e.token) });
+  if (e.type === "bpe.dropout_skip") return t("bpe.dropout", { new: visible(e.new), rank: e.rank });
+  return noteText(e);
+}
 
-  return { show };
+export function createBpeEncodeRenderer({ root }) {
+  return {
+    show: (trace) => wordStepsTimeline(root, trace, {
+      prefix: "bpe.", isStep: (e) => !SILENT.has(e.type), legend: "bpe.legend", wordStep, narrateEvent,
+    }),
+  };
 }

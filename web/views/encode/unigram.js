@@ -54,6 +54,51 @@ function stepsOf(piece) {
   return steps;
 }
 
+// The select that chooses which piece's lattice is on show.
+function picker(pieces, index, onSelect, box) {
+  const wrap = el("div", "field unigram-picker");
+  const label = el("label", "", t("uenc.piece"));
+  const select = el("select");
+  select.dataset.testid = "lattice-piece";
+  select.setAttribute("aria-label", t("uenc.pickPiece"));
+  pieces.forEach((p, i) => {
+    const option = el("option", "", `${i + 1}. ${shown(p.text)}`);
+    option.value = String(i);
+    select.append(option);
+  });
+  select.value = String(index);
+  select.addEventListener("change", () => {
+    onSelect(Number(select.value));
+    box.querySelector("select")?.focus();
+  });
+  label.append(select);
+  wrap.append(label);
+  return wrap;
+}
+
+// The line under step k of piece `s`; `answer` is the n-best reply, once it has come.
+function narrate(s, k, answer) {
+  const word = shown(s.piece.text);
+  if (k === 0) return t("uenc.start", { word, n: s.piece.text.length });
+  const e = s.steps[k - 1];
+  if (e.type === "unigram.edge") {
+    return e.unk ? t("uenc.unk", { start: e.start, end: e.end, score: fmtScore(e.score) })
+      : t("uenc.edge", { start: e.start, end: e.end, piece: shown(e.piece), score: fmtScore(e.score), p: fmtProb(Math.exp(e.score)) });
+  }
+  if (e.type === "unigram.best") {
+    return t("uenc.best", { pos: e.position, score: fmtScore(e.score), p: fmtProb(Math.exp(e.score)), piece: shown(e.piece), start: e.start });
+  }
+  if (e.type === "back") {
+    const text = t("uenc.back", { end: e.end, piece: shown(e.piece), start: e.start });
+    if (!e.last) return text;
+    const pieces = e.path.tokens.map((tok) => shown(tok[0])).join(" + ");
+    return `${text} ${t("uenc.path", { pieces, score: fmtScore(e.path.score), p: fmtProb(Math.exp(e.path.score)) })}`;
+  }
+  const count = answer ? formatNumber(answer.segmentations, lang()) : "…";
+  const n = answer ? answer.paths.length : NBEST;
+  return t("uenc.nbest", { n, count, word });
+}
+
 export function createUnigramEncodeRenderer({ root, player, engine, key = null }) {
   loadCss(new URL("../unigram.css", import.meta.url));
   const box = el("div", "unigram-encode");
@@ -88,32 +133,11 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
       state = null;
       return { length: 0, render() {}, narrate: () => t("uenc.none") };
     }
-    box.append(picker(index));
+    box.append(picker(pieces, index, selectPiece, box));
     const piece = pieces[index];
     state = { piece, steps: stepsOf(piece), index };
     drawLattice(box, state);
     return timelineOf(state);
-  }
-
-  function picker(index) {
-    const wrap = el("div", "field unigram-picker");
-    const label = el("label", "", t("uenc.piece"));
-    const select = el("select");
-    select.dataset.testid = "lattice-piece";
-    select.setAttribute("aria-label", t("uenc.pickPiece"));
-    pieces.forEach((p, i) => {
-      const option = el("option", "", `${i + 1}. ${shown(p.text)}`);
-      option.value = String(i);
-      select.append(option);
-    });
-    select.value = String(index);
-    select.addEventListener("change", () => {
-      selectPiece(Number(select.value));
-      box.querySelector("select")?.focus();
-    });
-    label.append(select);
-    wrap.append(label);
-    return wrap;
   }
 
   // The timeline of one piece: the lattice after k steps, and the n best at the end.
@@ -127,31 +151,8 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
         renderLattice(s, k);
         nbest.render(s, k === s.steps.length, traceKey, replay);
       },
-      narrate: (k) => narrate(s, k),
+      narrate: (k) => narrate(s, k, nbest.answer(traceKey, s.piece.text)),
     };
-  }
-
-  function narrate(s, k) {
-    const word = shown(s.piece.text);
-    if (k === 0) return t("uenc.start", { word, n: s.piece.text.length });
-    const e = s.steps[k - 1];
-    if (e.type === "unigram.edge") {
-      return e.unk ? t("uenc.unk", { start: e.start, end: e.end, score: fmtScore(e.score) })
-        : t("uenc.edge", { start: e.start, end: e.end, piece: shown(e.piece), score: fmtScore(e.score), p: fmtProb(Math.exp(e.score)) });
-    }
-    if (e.type === "unigram.best") {
-      return t("uenc.best", { pos: e.position, score: fmtScore(e.score), p: fmtProb(Math.exp(e.score)), piece: shown(e.piece), start: e.start });
-    }
-    if (e.type === "back") {
-      const text = t("uenc.back", { end: e.end, piece: shown(e.piece), start: e.start });
-      if (!e.last) return text;
-      const pieces = e.path.tokens.map((tok) => shown(tok[0])).join(" + ");
-      return `${text} ${t("uenc.path", { pieces, score: fmtScore(e.path.score), p: fmtProb(Math.exp(e.path.score)) })}`;
-    }
-    const answer = nbest.answer(traceKey, s.piece.text);
-    const count = answer ? formatNumber(answer.segmentations, lang()) : "…";
-    const n = answer ? answer.paths.length : NBEST;
-    return t("uenc.nbest", { n, count, word });
   }
 
   return {

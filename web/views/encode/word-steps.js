@@ -59,7 +59,7 @@ export function resultRow(words, current, partial, info, final) {
 
 // The frame both word-by-word renderers (WordPiece, BPE) draw after k steps: the word
 // strip, the current word's panel (or the start hint), the tokens so far, a legend.
-// `wordStep(word, index)` gives the renderer's own part: {panel, partial tokens}.
+// `wordStep(word, index, info)` gives the renderer's own part: {panel, partial tokens}.
 export function renderWordSteps(root, { steps, words, info, legend, wordStep }, k) {
   if (steps.length === 0) {
     root.replaceChildren(el("p", "hint", t("encode.noSteps")));
@@ -70,7 +70,7 @@ export function renderWordSteps(root, { steps, words, info, legend, wordStep }, 
   const parts = [wordStrip(words, k === 0 ? -1 : current, final)];
   let partial = [];
   if (k > 0) {
-    const step = wordStep(words[current], steps[k - 1].index);
+    const step = wordStep(words[current], steps[k - 1].index, info);
     partial = step.partial;
     parts.push(step.panel);
   } else {
@@ -83,7 +83,7 @@ export function renderWordSteps(root, { steps, words, info, legend, wordStep }, 
 
 
 // The player's timeline over a trace, one step per model event that `isStep` keeps.
-// The renderer gives its own part: wordStep(word, index) -> {panel, partial tokens} and
+// The renderer gives its own part: wordStep(word, index, info) -> {panel, partial tokens} and
 // narrateEvent(word, step, event, wordCount) -> the line for that event.
 export function wordStepsTimeline(root, trace, { prefix, isStep, legend, wordStep, narrateEvent }) {
   const info = trace.info;

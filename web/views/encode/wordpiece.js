@@ -66,122 +66,118 @@ register({
 const STEP_TYPES = new Set(["wordpiece.word", "wordpiece.try", "wordpiece.unk"]);
 const TRIES_SHOWN = 14;
 
-export function createWordPieceEncodeRenderer({ root }) {
-  let info = null;
 
-  function show(trace) {
-    info = trace.info;
-    return wordStepsTimeline(root, trace, {
-      prefix: "wordpiece.", isStep: (e) => STEP_TYPES.has(e.type), legend: "wp.legend", wordStep, narrateEvent,
-    });
-  }
-
-  // The current word's state after its first `upto` events (inclusive of index).
-  function wordState(word, upto) {
-    const state = { tries: [], tokens: [], window: null, matchedEnd: 0, unk: null };
-    for (let i = 0; i <= upto; i++) {
-      const event = word.events[i];
-      if (event.type === "wordpiece.try") {
-        state.tries.push(event);
-        state.window = [event.start, event.end, event.found];
-      } else if (event.type === "wordpiece.match") {
-        state.tokens.push([event.token, event.id, event.start, event.end]);
-        state.matchedEnd = event.end;
-      } else if (event.type === "wordpiece.unk") state.unk = event;
-    }
-    // A found try is followed by its match: show the match with the try that found it.
-    const next = word.events[upto + 1];
-    if (next && next.type === "wordpiece.match") {
-      state.tokens.push([next.token, next.id, next.start, next.end]);
-      state.matchedEnd = next.end;
-    }
-    return state;
-  }
-
-  function wordStep(word, index) {
-    const state = wordState(word, index);
-    const wordDone = word.events.slice(index + 1).every((e) => !STEP_TYPES.has(e.type));
-    const partial = state.unk || wordDone ? word.tokens : state.tokens;
-    return { panel: statePanel(word, state), partial };
-  }
-
-  function statePanel(word, state) {
-    const panel = wordPanel("wp-word", word);
-    // The characters, with the matched prefix and the current window marked in words too.
-    const chars = el("div", "enc-chars");
-    chars.setAttribute("role", "group");
-    chars.setAttribute("aria-label", t("wp.chars"));
-    const text = [...word.text];
-    const [ws, we, found] = state.window || [-1, -1, false];
-    text.forEach((ch, i) => {
-      const cell = el("span", "enc-char");
-      cell.dataset.testid = "wp-char";
-      cell.append(el("span", "enc-char-text", visible(ch)));
-      const notes = [];
-      if (i < state.matchedEnd && !(i >= ws && i < we && found)) notes.push("matched");
-      if (i >= ws && i < we) notes.push("window");
-      for (const n of notes) cell.classList.add(n);
-      if (i >= ws && i < we && found) cell.classList.add("found");
-      if (state.unk && state.unk.position === i) cell.classList.add("failed");
-      cell.append(el("span", "enc-char-note", notes.includes("window") ? t("wp.window")
-        : notes.includes("matched") ? t("wp.matched") : "\u00a0"));
-      chars.append(cell);
-    });
-    panel.append(chars);
-    panel.append(triesList(state.tries));
-    if (state.unk) panel.append(unkBox(word, state.unk));
-    return panel;
-  }
-
-  function triesList(tries) {
-    const box = el("div", "enc-tries");
-    box.append(el("h4", "enc-h4", t("wp.tries")));
-    const list = el("ol", "enc-try-list");
-    const skip = Math.max(0, tries.length - TRIES_SHOWN);
-    if (skip) list.append(el("li", "enc-earlier", t("wp.triesEarlier", { n: skip })));
-    tries.slice(skip).forEach((attempt, i) => {
-      const item = el("li", `enc-try ${attempt.found ? "yes" : "no"}`);
-      item.dataset.testid = "wp-try";
-      item.dataset.candidate = attempt.candidate;
-      item.dataset.found = String(attempt.found);
-      if (skip + i === tries.length - 1) item.classList.add("latest");
-      item.append(el("code", "enc-cand", visible(attempt.candidate)));
-      item.append(el("span", "enc-verdict", t(attempt.found ? "wp.yes" : "wp.no")));
-      list.append(item);
-    });
-    box.append(list);
-    return box;
-  }
-
-  function unkBox(word, unk) {
-    const box = el("div", "enc-unk");
-    box.dataset.testid = "wp-unk";
-    box.dataset.reason = unk.reason;
-    if (unk.position !== null && unk.position !== undefined) box.dataset.position = String(unk.position);
-    box.append(el("h4", "enc-h4", t("wp.unkTitle")));
-    box.append(el("p", "", unkText(word, unk)));
-    box.append(tokenChip(unk.token, unk.id, info));
-    return box;
-  }
-
-  function unkText(word, unk) {
-    if (unk.reason === "too_long") {
-      return t("wp.unkTooLong", { word: word.text, chars: unk.chars, max: unk.max, token: unk.token });
-    }
-    const piece = [...word.text].slice(unk.position).join("");
-    return t("wp.unkNoMatch", { position: unk.position, piece: visible(piece), word: word.text, token: unk.token });
-  }
-
-  function narrateEvent(word, step, event, wordCount) {
-    if (event.type === "wordpiece.word") {
-      return t("wp.word", { i: step.word + 1, n: wordCount, word: visible(word.text) });
-    }
+// The current word's state after its first `upto` events (inclusive of index).
+function wordState(word, upto) {
+  const state = { tries: [], tokens: [], window: null, matchedEnd: 0, unk: null };
+  for (let i = 0; i <= upto; i++) {
+    const event = word.events[i];
     if (event.type === "wordpiece.try") {
-      const params = { candidate: visible(event.candidate), end: event.end };
-      return event.found ? t(event.start > 0 ? "wp.foundCont" : "wp.found", params) : t("wp.miss", params);
-    }
-    return unkText(word, event);
+      state.tries.push(event);
+      state.window = [event.start, event.end, event.found];
+    } else if (event.type === "wordpiece.match") {
+      state.tokens.push([event.token, event.id, event.start, event.end]);
+      state.matchedEnd = event.end;
+    } else if (event.type === "wordpiece.unk") state.unk = event;
   }
+  // A found try is followed by its match: show the match with the try that found it.
+  const next = word.events[upto + 1];
+  if (next && next.type === "wordpiece.match") {
+    state.tokens.push([next.token, next.id, next.start, next.end]);
+    state.matchedEnd = next.end;
+  }
+  return state;
+}
 
-  return { show };
+function wordStep(word, index, info) {
+  const state = wordState(word, index);
+  const wordDone = word.events.slice(index + 1).every((e) => !STEP_TYPES.has(e.type));
+  const partial = state.unk || wordDone ? word.tokens : state.tokens;
+  return { panel: statePanel(word, state, info), partial };
+}
+
+function statePanel(word, state, info) {
+  const panel = wordPanel("wp-word", word);
+  // The characters, with the matched prefix and the current window marked in words too.
+  const chars = el("div", "enc-chars");
+  chars.setAttribute("role", "group");
+  chars.setAttribute("aria-label", t("wp.chars"));
+  const text = [...word.text];
+  const [ws, we, found] = state.window || [-1, -1, false];
+  text.forEach((ch, i) => {
+    const cell = el("span", "enc-char");
+    cell.dataset.testid = "wp-char";
+    cell.append(el("span", "enc-char-text", visible(ch)));
+    const notes = [];
+    if (i < state.matchedEnd && !(i >= ws && i < we && found)) notes.push("matched");
+    if (i >= ws && i < we) notes.push("window");
+    for (const n of notes) cell.classList.add(n);
+    if (i >= ws && i < we && found) cell.classList.add("found");
+    if (state.unk && state.unk.position === i) cell.classList.add("failed");
+    cell.append(el("span", "enc-char-note", notes.includes("window") ? t("wp.window")
+      : notes.includes("matched") ? t("wp.matched") : "\u00a0"));
+    chars.append(cell);
+  });
+  panel.append(chars);
+  panel.append(triesList(state.tries));
+  if (state.unk) panel.append(unkBox(word, state.unk, info));
+  return panel;
+}
+
+function triesList(tries) {
+  const box = el("div", "enc-tries");
+  box.append(el("h4", "enc-h4", t("wp.tries")));
+  const list = el("ol", "enc-try-list");
+  const skip = Math.max(0, tries.length - TRIES_SHOWN);
+  if (skip) list.append(el("li", "enc-earlier", t("wp.triesEarlier", { n: skip })));
+  tries.slice(skip).forEach((attempt, i) => {
+    const item = el("li", `enc-try ${attempt.found ? "yes" : "no"}`);
+    item.dataset.testid = "wp-try";
+    item.dataset.candidate = attempt.candidate;
+    item.dataset.found = String(attempt.found);
+    if (skip + i === tries.length - 1) item.classList.add("latest");
+    item.append(el("code", "enc-cand", visible(attempt.candidate)));
+    item.append(el("span", "enc-verdict", t(attempt.found ? "wp.yes" : "wp.no")));
+    list.append(item);
+  });
+  box.append(list);
+  return box;
+}
+
+function unkBox(word, unk, info) {
+  const box = el("div", "enc-unk");
+  box.dataset.testid = "wp-unk";
+  box.dataset.reason = unk.reason;
+  if (unk.position !== null && unk.position !== undefined) box.dataset.position = String(unk.position);
+  box.append(el("h4", "enc-h4", t("wp.unkTitle")));
+  box.append(el("p", "", unkText(word, unk)));
+  box.append(tokenChip(unk.token, unk.id, info));
+  return box;
+}
+
+function unkText(word, unk) {
+  if (unk.reason === "too_long") {
+    return t("wp.unkTooLong", { word: word.text, chars: unk.chars, max: unk.max, token: unk.token });
+  }
+  const piece = [...word.text].slice(unk.position).join("");
+  return t("wp.unkNoMatch", { position: unk.position, piece: visible(piece), word: word.text, token: unk.token });
+}
+
+function narrateEvent(word, step, event, wordCount) {
+  if (event.type === "wordpiece.word") {
+    return t("wp.word", { i: step.word + 1, n: wordCount, word: visible(word.text) });
+  }
+  if (event.type === "wordpiece.try") {
+    const params = { candidate: visible(event.candidate), end: event.end };
+    return event.found ? t(event.start > 0 ? "wp.foundCont" : "wp.found", params) : t("wp.miss", params);
+  }
+  return unkText(word, event);
+}
+
+export function createWordPieceEncodeRenderer({ root }) {
+  return {
+    show: (trace) => wordStepsTimeline(root, trace, {
+      prefix: "wordpiece.", isStep: (e) => STEP_TYPES.has(e.type), legend: "wp.legend", wordStep, narrateEvent,
+    }),
+  };
 }

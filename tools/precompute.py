@@ -55,7 +55,7 @@ def train_args(info: dict, corpus: str, algo: str) -> dict:
 
 def entries():
     """(kind, args, payload) for everything the page may look up."""
-    from subword_lab import web_train, webapi
+    from subword_lab.web import api as webapi, train as web_train
 
     info = json.loads(web_train.corpus_info("{}"))
     yield "corpus_info", {}, {"result": info, "events": []}

@@ -51,7 +51,7 @@ async function boot() {
   const checked = await pyodide.runPythonAsync(`
 import json, micropip
 await micropip.install("emfs:/tmp/wheels/${wheelName}", deps=False)
-import subword_lab.webapi as webapi
+import subword_lab.web.api as webapi
 json.dumps({"micropip": micropip.__version__, "subword_lab": webapi.version()})
 `);
   const versions = JSON.parse(checked);
@@ -61,7 +61,7 @@ json.dumps({"micropip": micropip.__version__, "subword_lab": webapi.version()})
   if (versions.micropip !== build.micropip.version || source !== "default channel") {
     throw new Error(`micropip did not load from this site (version ${versions.micropip}, from ${source})`);
   }
-  const webapi = pyodide.pyimport("subword_lab.webapi");
+  const webapi = pyodide.pyimport("subword_lab.web.api");
   return { pyodide, webapi, versions };
 }
 
@@ -71,7 +71,7 @@ engine.then(
   (error) => status("error", { message: String(error && error.message ? error.message : error) }),
 );
 
-// ---- commands: each is a small function of the Python facade (subword_lab.webapi).
+// ---- commands: each is a small function of the Python facade (subword_lab.web.api).
 // Arguments and results cross as JSON strings: one conversion, no proxies to free.
 const presetBytes = new Map();
 const commands = {

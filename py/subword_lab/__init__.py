@@ -22,12 +22,16 @@ _LAZY = {
     "Tokenizer": "tokenizer",
     "Encoding": "encoding",
     "AddedToken": "added_vocabulary",
-    "load": "loaders",
-    "SubwordLabError": "errors",
+    "load": "io.loaders",
+    "SubwordLabError": "core.errors",
 }
+# Public modules, named as in `tokenizers` (pipeline and trainers), plus the
+# core and io modules that users reach for, under short names.
 _SUBMODULES = {
-    "normalizers", "pre_tokenizers", "models", "trainers", "processors", "decoders",
-    "normalized", "byte_level", "loaders", "errors",
+    "normalizers": "normalizers", "pre_tokenizers": "pre_tokenizers", "models": "models",
+    "trainers": "trainers", "processors": "processors", "decoders": "decoders",
+    "normalized": "core.normalized", "byte_level": "core.byte_level",
+    "loaders": "io.loaders", "errors": "core.errors",
 }
 
 __all__ = sorted(_LAZY) + sorted(_SUBMODULES)
@@ -37,7 +41,7 @@ def __getattr__(name):
     if name in _LAZY:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     elif name in _SUBMODULES:
-        value = importlib.import_module(f".{name}", __name__)
+        value = importlib.import_module(f".{_SUBMODULES[name]}", __name__)
     else:
         raise AttributeError(f"module 'subword_lab' has no attribute {name!r}")
     globals()[name] = value

@@ -1,6 +1,6 @@
 """`python -m subword_lab ...`: see cli.py."""
 import sys
 
-from .cli import main
+from .cli.main import main
 
 sys.exit(main())

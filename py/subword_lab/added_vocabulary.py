@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .errors import SubwordLabError
+from .core.errors import SubwordLabError
 
 __all__ = ["AddedToken", "AddedVocabulary"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .byte_level import unicode_to_bytes
-from .errors import SubwordLabError
+from .core.byte_level import unicode_to_bytes
+from .core.errors import SubwordLabError
 
 __all__ = [
     "Decoder", "WordPiece", "ByteLevel", "Metaspace", "BPEDecoder", "ByteFallback",

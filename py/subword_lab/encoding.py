@@ -7,7 +7,7 @@ because users compare `overflowing`, `sequence_ids` and `word_ids` with it.
 """
 from __future__ import annotations
 
-from .errors import SubwordLabError
+from .core.errors import SubwordLabError
 
 __all__ = ["Encoding"]
 

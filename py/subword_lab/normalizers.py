@@ -10,10 +10,10 @@ import re
 from functools import lru_cache
 from itertools import repeat
 
-from . import unicode_tables
-from .errors import SubwordLabError
-from .normalized import NormalizedString
-from .precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
+from .core import unicode_tables
+from .core.errors import SubwordLabError
+from .core.normalized import NormalizedString
+from .core.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
 
 __all__ = [
     "Normalizer", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents",
@@ -201,7 +201,7 @@ class Replace(Normalizer):
 
 def _compile_onig(pattern):
     try:
-        from . import unicode_regex
+        from .core import unicode_regex
         return unicode_regex.compile(pattern, "onig")
     except SubwordLabError:
         raise

@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 import re
 
-from . import byte_level, unicode_regex
-from .errors import SubwordLabError
-from .normalized import PreTokenizedString
+from .core import byte_level
+from .core import unicode_regex
+from .core.errors import SubwordLabError
+from .core.normalized import PreTokenizedString
 
 __all__ = [
     "PreTokenizer", "Whitespace", "WhitespaceSplit", "BertPreTokenizer", "ByteLevel",

@@ -8,7 +8,7 @@ sequences, let the processor rewrite the list of encodings, then merge them.
 from __future__ import annotations
 
 from .encoding import Encoding
-from .errors import SubwordLabError
+from .core.errors import SubwordLabError
 
 __all__ = ["PostProcessor", "TemplateProcessing", "BertProcessing", "RobertaProcessing",
            "ByteLevel", "Sequence", "from_dict"]

@@ -18,8 +18,8 @@ from . import pre_tokenizers as _pre_tokenizers
 from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
-from .errors import SubwordLabError
-from .normalized import NormalizedString, PreTokenizedString, Split, Token
+from .core.errors import SubwordLabError
+from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
 
 __all__ = ["Tokenizer", "AddedToken", "Encoding"]
 

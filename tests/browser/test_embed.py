@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from tokenizers import Tokenizer
 
-from subword_lab import webapi
+from subword_lab.web import api as webapi
 from shots import shot_path  # noqa: E402
 
 

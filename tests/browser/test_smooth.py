@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from subword_lab import webapi
+from subword_lab.web import api as webapi
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench import bench_player as bench  # noqa: E402

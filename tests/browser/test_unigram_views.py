@@ -15,7 +15,7 @@ import pytest
 
 from subword_lab import Tokenizer, models, pre_tokenizers
 from subword_lab.trainers import UnigramTrainer
-from subword_lab import web_unigram
+from subword_lab.web import unigram as web_unigram
 from shots import shot_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -147,7 +147,7 @@ def test_botchan_unigram_multiword_picker_and_axe(app):
 # ---------------------------------------------------------------- the real views
 
 def python_train_events(**args):
-    from subword_lab import webapi
+    from subword_lab.web import api as webapi
     events = []
     webapi.train(json.dumps(args), lambda s: events.append(json.loads(s)))
     return events

@@ -20,7 +20,7 @@ const out = await pyodide.runPythonAsync(`
 import json, sys, micropip
 await micropip.install("emfs:/tmp/wheels/${wheelName}", deps=False)
 import subword_lab
-from subword_lab import webapi
+from subword_lab.web import api as webapi
 webapi.open_path("t", "/tmp/${basename(tokenizerFile)}")
 results = [json.loads(webapi.encode("t", text)) for text in json.loads(TEXTS_JSON)]
 json.dumps({"python": sys.version.split()[0], "platform": sys.platform,

@@ -44,7 +44,7 @@ def test_wheel_encodes_like_cpython(dist, request, tmp_path, fixture):
     assert out["platform"] == "emscripten" and out["python"].startswith("3.14")
     assert out["micropip"] == "0.11.1"
     assert "site-packages/subword_lab" in out["module"]
-    from subword_lab import webapi
+    from subword_lab.web import api as webapi
     webapi.open_path("cpython", str(path))
     for text, got in zip(TEXTS, out["results"]):
         want = json.loads(webapi.encode("cpython", text))

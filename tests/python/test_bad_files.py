@@ -8,8 +8,8 @@ import random
 import pytest
 
 import subword_lab
-from subword_lab.errors import SubwordLabError
-from subword_lab.sentencepiece_model import parse_model
+from subword_lab.core.errors import SubwordLabError
+from subword_lab.io.sentencepiece_model import parse_model
 
 
 def _error(path, **options) -> SubwordLabError:

@@ -11,8 +11,8 @@ from tiktoken_ext import openai_public
 from tokenizers import decoders as hf_decoders
 from tokenizers import pre_tokenizers as hf_pre
 
-from subword_lab import byte_level, unicode_regex
-from subword_lab.errors import SubwordLabError
+from subword_lab.core import byte_level, unicode_regex
+from subword_lab.core.errors import SubwordLabError
 
 # Text that exercises what the patterns treat specially: contractions (ASCII and
 # typographic), runs of spaces before words, tabs, newlines, control characters

@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from tokenizers import decoders as hf
 
 from subword_lab import decoders as ours
-from subword_lab.errors import SubwordLabError
+from subword_lab.core.errors import SubwordLabError
 
 # Pairs built the same way on both sides; the oracle is HF's `.decode(tokens)`.
 PAIRS = [

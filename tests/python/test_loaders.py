@@ -9,7 +9,7 @@ import tokenizers
 from tokenizers.implementations import BertWordPieceTokenizer, ByteLevelBPETokenizer
 
 import subword_lab
-from subword_lab.sentencepiece_model import read_model
+from subword_lab.io.sentencepiece_model import read_model
 
 
 def _ids_mismatch(ours, oracle, lines):

@@ -13,7 +13,7 @@ import pytest
 import tokenizers
 
 from subword_lab import models
-from subword_lab.errors import SubwordLabError
+from subword_lab.core.errors import SubwordLabError
 
 
 def hf_from_model_dict(model_dict: dict) -> tokenizers.Tokenizer:

@@ -8,7 +8,7 @@ import tokenizers
 from hypothesis import given, settings, strategies as st
 from tokenizers import Regex
 
-from subword_lab.normalized import (
+from subword_lab.core.normalized import (
     RUST_WHITESPACE, NormalizedString, PreTokenizedString, Split, Token, find_matches,
 )
 

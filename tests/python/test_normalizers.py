@@ -10,8 +10,8 @@ from hypothesis import given, settings, strategies as st
 from tokenizers import normalizers as hf
 
 from subword_lab import normalizers as ours
-from subword_lab.errors import SubwordLabError
-from subword_lab.normalized import NormalizedString
+from subword_lab.core.errors import SubwordLabError
+from subword_lab.core.normalized import NormalizedString
 
 from test_normalized import SAMPLE, hf_char_alignment, our_char_alignment
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from tokenizers import pre_tokenizers as hf
 
 from subword_lab import pre_tokenizers as ours
-from subword_lab.errors import SubwordLabError
-from subword_lab.normalized import NormalizedString, PreTokenizedString
+from subword_lab.core.errors import SubwordLabError
+from subword_lab.core.normalized import NormalizedString, PreTokenizedString
 
 from test_byte_level import SAMPLE
 

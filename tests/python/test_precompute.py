@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from subword_lab import web_train, webapi
+from subword_lab.web import api as webapi, train as web_train
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))

@@ -17,7 +17,7 @@ from tokenizers import processors as hf_processors
 from tokenizers import trainers as hf_trainers
 
 from subword_lab import Tokenizer, processors
-from subword_lab.errors import SubwordLabError
+from subword_lab.core.errors import SubwordLabError
 from test_parity_bert import FULL, mismatches, view
 
 BERT_PROCESSORS = {

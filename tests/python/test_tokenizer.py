@@ -8,7 +8,7 @@ import pytest
 import tokenizers
 
 from subword_lab import AddedToken, Tokenizer
-from subword_lab.errors import SubwordLabError
+from subword_lab.core.errors import SubwordLabError
 from test_parity_bert import FULL, mismatches, view
 
 

@@ -7,7 +7,7 @@ import pytest
 import tokenizers as hf
 
 from subword_lab import Tokenizer, models, trainers
-from subword_lab.errors import SubwordLabError
+from subword_lab.core.errors import SubwordLabError
 from subword_lab.trainers import BpeTrainer, TrainingCancelled
 
 from train_helpers import COURSE, merges_of, ours, same_encodings, theirs

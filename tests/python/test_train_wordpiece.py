@@ -13,7 +13,7 @@ import pytest
 import tokenizers as hf
 
 from subword_lab import models
-from subword_lab.errors import SubwordLabError
+from subword_lab.core.errors import SubwordLabError
 from subword_lab.trainers import TrainingCancelled, WordPieceTrainer
 
 from train_helpers import COURSE, ours, same_encodings

@@ -1,4 +1,4 @@
-"""webapi.train / corpus_info (py/subword_lab/web_train.py): the page's training calls.
+"""webapi.train / corpus_info (py/subword_lab/web/train.py): the page's training calls.
 
 The course presets must give the course's numbers; the botchan recipe must train
 what `tokenizers` trains with the same settings; the returned tokenizer.json must
@@ -10,8 +10,9 @@ import json
 import pytest
 import tokenizers as hf
 
-from subword_lab import Tokenizer, webapi
-from subword_lab.errors import SubwordLabError
+from subword_lab import Tokenizer
+from subword_lab.web import api as webapi
+from subword_lab.core.errors import SubwordLabError
 
 from train_helpers import COURSE, merges_of
 

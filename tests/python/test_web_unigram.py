@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from subword_lab import webapi, web_unigram
+from subword_lab.web import api as webapi, unigram as web_unigram
 from subword_lab.trainers import unigram_exact as ux
 
 

@@ -1,7 +1,7 @@
 """The models: BPE, WordPiece, Unigram (and WordLevel), and `from_dict` for tokenizer.json."""
 from __future__ import annotations
 
-from ..errors import SubwordLabError
+from ..core.errors import SubwordLabError
 from .base import Model, Token
 from .bpe import BPE
 from .unigram import Unigram

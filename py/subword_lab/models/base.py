@@ -6,9 +6,9 @@ know nothing about normalization or added tokens.
 """
 from __future__ import annotations
 
-from ..errors import SubwordLabError
+from ..core.errors import SubwordLabError
 
-from ..normalized import Token
+from ..core.normalized import Token
 
 __all__ = ["Model", "Token", "field", "model_error", "ordered_vocab", "byte_token"]
 

@@ -7,7 +7,7 @@ learns a vocabulary from the counts (`train`) and fills the tokenizer's model.
 """
 from __future__ import annotations
 
-from ..errors import SubwordLabError
+from ..core.errors import SubwordLabError
 
 __all__ = ["Trainer", "TrainingCancelled", "train_tokenizer", "tokenizer_process"]
 

@@ -5,7 +5,7 @@ pairs (`_engine`), how two tokens merge (`_merged`), and what model it fills.
 """
 from __future__ import annotations
 
-from ..errors import SubwordLabError
+from ..core.errors import SubwordLabError
 from .base import Trainer, as_added_tokens, refill_model, special_token_contents
 from .merging import MASK, SHIFT, Vocab
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import SubwordLabError
+from ..core.errors import SubwordLabError
 from .base import Trainer, as_added_tokens, refill_model, special_token_contents
 from . import unigram_em, unigram_exact, unigram_seed
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 
-from .errors import SubwordLabError
+from ..core.errors import SubwordLabError
 
 ALGOS = ("bpe", "wordpiece", "unigram")
 TOY_WORDS = [("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5)]
@@ -92,7 +92,7 @@ def corpus_info(args_json: str = "{}", emit=None) -> str:
 
 def _pre_tokenizer(name):
     """(pre-tokenizer, decoder) for a recipe name."""
-    from . import decoders, pre_tokenizers as pt
+    from .. import decoders, pre_tokenizers as pt
 
     if name == "byte-level":
         return pt.ByteLevel(add_prefix_space=False), decoders.ByteLevel()
@@ -132,8 +132,8 @@ def _options(args):
 
 def _build(algo, recipe):
     """The empty tokenizer and its trainer, as the recipe says."""
-    from . import decoders, models, pre_tokenizers, trainers
-    from .tokenizer import Tokenizer
+    from .. import decoders, models, pre_tokenizers, trainers
+    from ..tokenizer import Tokenizer
 
     common = {"vocab_size": recipe["vocab_size"], "special_tokens": list(recipe["specials"]),
               "show_progress": False, "trace": recipe["trace"]}
@@ -185,7 +185,7 @@ def train(args_json: str, emit=None) -> str:
     "text" (botchan's or the user's text), "vocab_size", "tie_break", "method",
     "trace"}; missing options take the corpus's defaults (corpus_info).
     Returns {"tokenizer_json", "summary"}."""
-    from .trainers.base import train_tokenizer
+    from ..trainers.base import train_tokenizer
 
     args = json.loads(args_json) if isinstance(args_json, str) else dict(args_json or {})
     algo, corpus, recipe = _options(args)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field, fields
 
-from .errors import SubwordLabError
+from ..core.errors import SubwordLabError
 
 __all__ = ["SentencePiece", "TrainerSpec", "NormalizerSpec", "ModelProto",
            "parse_model", "read_model", "summary", "PIECE_TYPES", "MODEL_TYPES"]

@@ -12,7 +12,7 @@ import json
 import sys
 import time
 
-from .errors import SubwordLabError
+from ..core.errors import SubwordLabError
 
 __all__ = ["main"]
 
@@ -82,8 +82,8 @@ def _specials(args):
 
 def _build(args, specials, unk):
     """The empty tokenizer and its trainer."""
-    from . import decoders, models, normalizers, pre_tokenizers, trainers
-    from .tokenizer import Tokenizer
+    from .. import decoders, models, normalizers, pre_tokenizers, trainers
+    from ..tokenizer import Tokenizer
 
     pre = args.pre_tokenizer or DEFAULT_PRE[args.algo]
     common = {"vocab_size": args.vocab_size, "special_tokens": specials,
@@ -168,7 +168,7 @@ def _run(argv):
     _check(args)
     specials, unk = _specials(args)
     tok, trainer = _build(args, specials, unk)
-    from .trainers.base import read_files
+    from ..trainers.base import read_files
 
     for path in args.files:  # fail before training, not half-way through
         with open_or_fail(path):
@@ -205,7 +205,7 @@ def open_or_fail(path, mode="r"):
 
 def main(argv=None):
     """Entry point; returns the exit status (0, 2 for bad input, 130 when interrupted)."""
-    from .trainers.base import TrainingCancelled
+    from ..trainers.base import TrainingCancelled
 
     argv = sys.argv[1:] if argv is None else list(argv)
     try:

@@ -1,8 +1,8 @@
-"""Facade functions for the page's Unigram views (re-exported by webapi).
+"""Facade functions for the page's Unigram views (re-exported by web.api).
 
 - `course_toy_unigram`: the Hugging Face course's toy Unigram model (every strict
   substring of the toy words, scored log(frequency / total)), registered in
-  webapi's tokenizer table under "course-toy-unigram" so the encode view can
+  web.api's tokenizer table under "course-toy-unigram" so the encode view can
   trace it like any preset.
 - `unigram_nbest`: the n best segmentations of one word with their scores and
   probabilities, for the lattice view's last steps.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 
-from .errors import SubwordLabError
+from ..core.errors import SubwordLabError
 
 COURSE_TOY_KEY = "course-toy-unigram"
 COURSE_TOY_WORDS = [("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5)]
@@ -46,7 +46,7 @@ def _occurrences(word: str, piece: str) -> int:
 
 
 def build_course_toy_tokenizer():
-    from . import Tokenizer, models, pre_tokenizers
+    from .. import Tokenizer, models, pre_tokenizers
 
     vocab = [("<unk>", 0.0)] + course_toy_vocab()
     tokenizer = Tokenizer(models.Unigram(vocab, unk_id=0))
@@ -57,16 +57,16 @@ def build_course_toy_tokenizer():
 
 def course_toy_unigram(args_json: str = "{}", emit=None) -> str:
     """Build the toy model, keep it under "course-toy-unigram", return its description."""
-    from . import webapi
+    from . import api
 
-    if COURSE_TOY_KEY not in webapi._TOKENIZERS:
+    if COURSE_TOY_KEY not in api._TOKENIZERS:
         tokenizer = build_course_toy_tokenizer()
-        webapi._TOKENIZERS[COURSE_TOY_KEY] = tokenizer
-        webapi._INFO[COURSE_TOY_KEY] = {
+        api._TOKENIZERS[COURSE_TOY_KEY] = tokenizer
+        api._INFO[COURSE_TOY_KEY] = {
             "key": COURSE_TOY_KEY, "name": "course toy corpus (Unigram, all strict substrings)",
             "model": "Unigram", "vocab_size": tokenizer.get_vocab_size(), "unk_id": 0,
             "byte_level": False}
-    return json.dumps(webapi._INFO[COURSE_TOY_KEY])
+    return json.dumps(api._INFO[COURSE_TOY_KEY])
 
 
 def _log_add(x: float, y: float) -> float:
@@ -109,10 +109,10 @@ def unigram_nbest(args_json: str, emit=None) -> str:
     piece, as the model sees it), best first, each with `score` (sum of log
     probabilities), `probability` (normalised over every segmentation of the word)
     and `share_of_listed` (normalised over the n listed). Emits nothing."""
-    from . import webapi
+    from . import api
 
     args = json.loads(args_json)
-    tokenizer = webapi._TOKENIZERS.get(args.get("key"))
+    tokenizer = api._TOKENIZERS.get(args.get("key"))
     if tokenizer is None:
         raise SubwordLabError(f"no tokenizer named {args.get('key')!r} is open")
     model = tokenizer.model

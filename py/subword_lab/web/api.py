@@ -16,8 +16,8 @@ import re
 import tempfile
 from bisect import bisect_right
 
-from . import __version__
-from .errors import SubwordLabError
+from .. import __version__
+from ..core.errors import SubwordLabError
 
 _TOKENIZERS: dict = {}
 _INFO: dict = {}
@@ -81,7 +81,7 @@ def _byte_level(tokenizer) -> bool:
 
 def open_path(key: str, path: str, name: str | None = None) -> str:
     """Load a tokenizer file with subword_lab.load and keep it under `key`."""
-    from .loaders import load  # lazy: keeps `import subword_lab.webapi` cheap
+    from ..io.loaders import load  # lazy: keeps `import subword_lab.web.api` cheap
 
     name = name or os.path.basename(path)
     lowered = name.lower()
@@ -196,6 +196,6 @@ def trace_encode(args_json: str, emit) -> str:
     return json.dumps({"ids": list(encoding.ids), "tokens": list(encoding.tokens),
                        "offsets": _utf16_offsets(text, encoding.offsets), "events": count},
                       ensure_ascii=False)
-from .web_unigram import course_toy_unigram, unigram_nbest  # noqa: E402,F401  (the Unigram views)
-from .web_train import train, corpus_info  # noqa: E402,F401  (the training views)
-from .web_views import open_toy  # noqa: E402,F401  (views: pipeline, encode, compare)
+from .unigram import course_toy_unigram, unigram_nbest  # noqa: E402,F401  (the Unigram views)
+from .train import train, corpus_info  # noqa: E402,F401  (the training views)
+from .views import open_toy  # noqa: E402,F401  (views: pipeline, encode, compare)

@@ -1,4 +1,4 @@
-"""Facade functions for the pipeline, encode and compare views (re-exported by webapi).
+"""Facade functions for the pipeline, encode and compare views (re-exported by web.api).
 
 The course's toy tokenizers live here, built in Python so every number the page
 shows is computed, never typed into JavaScript:
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 
-from .errors import SubwordLabError
+from ..core.errors import SubwordLabError
 
 TOY_COUNTS = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 # The chapter's vocabulary after its toy training (see the module docstring).
@@ -28,9 +28,9 @@ TOY_BPE_MERGES = 3  # ug, un, hug: the course's first three merges
 
 
 def _toy_wordpiece():
-    from .models import WordPiece
-    from .pre_tokenizers import BertPreTokenizer
-    from .tokenizer import Tokenizer
+    from ..models import WordPiece
+    from ..pre_tokenizers import BertPreTokenizer
+    from ..tokenizer import Tokenizer
 
     vocab = {token: i for i, token in enumerate(TOY_WORDPIECE_VOCAB)}
     tokenizer = Tokenizer(WordPiece(vocab, unk_token="[UNK]"))
@@ -39,10 +39,10 @@ def _toy_wordpiece():
 
 
 def _toy_bpe():
-    from .models import BPE
-    from .pre_tokenizers import BertPreTokenizer
-    from .tokenizer import Tokenizer
-    from .trainers import BpeTrainer
+    from ..models import BPE
+    from ..pre_tokenizers import BertPreTokenizer
+    from ..tokenizer import Tokenizer
+    from ..trainers import BpeTrainer
 
     alphabet = sorted({ch for word in TOY_COUNTS for ch in word})
     trainer = BpeTrainer(vocab_size=1 + len(alphabet) + TOY_BPE_MERGES,
@@ -69,23 +69,23 @@ def open_toy(args_json: str, emit=None) -> str:
     view can show the vocabulary it encodes with. A key another module already
     opened (the toy Unigram) is described as it is.
     """
-    from . import webapi
+    from . import api
 
     args = json.loads(args_json or "{}")
     key = toy_key(str(args.get("corpus", "")), str(args.get("algo", "")))
-    if key == "course-toy-unigram" and key not in webapi._TOKENIZERS:
-        webapi.course_toy_unigram("{}")  # the Unigram views' module builds that one
-    if key not in webapi._TOKENIZERS:
+    if key == "course-toy-unigram" and key not in api._TOKENIZERS:
+        api.course_toy_unigram("{}")  # the Unigram views' module builds that one
+    if key not in api._TOKENIZERS:
         build = _TOYS.get(key)
         if build is None:
             raise SubwordLabError(f"there is no toy tokenizer {key!r}")
         tokenizer = build()
-        webapi._TOKENIZERS[key] = tokenizer
-        webapi._INFO[key] = {"key": key, "name": key, "model": webapi._model_kind(tokenizer),
-                             "vocab_size": webapi._vocab_size(tokenizer),
-                             "unk_id": webapi._unk_id(tokenizer), "byte_level": False}
-    tokenizer = webapi._TOKENIZERS[key]
+        api._TOKENIZERS[key] = tokenizer
+        api._INFO[key] = {"key": key, "name": key, "model": api._model_kind(tokenizer),
+                             "vocab_size": api._vocab_size(tokenizer),
+                             "unk_id": api._unk_id(tokenizer), "byte_level": False}
+    tokenizer = api._TOKENIZERS[key]
     vocab = tokenizer.get_vocab(with_added_tokens=True)
-    info = dict(webapi._INFO[key])
+    info = dict(api._INFO[key])
     info["vocab"] = sorted(vocab, key=vocab.get)
     return json.dumps(info, ensure_ascii=False)

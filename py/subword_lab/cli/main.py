@@ -1,33 +1,25 @@
 """Command line: `python -m subword_lab encode --tokenizer PATH [--no-special-tokens]`.
 
 `encode` reads text lines from stdin and writes one JSON object per line
-(`ids`, `tokens`, `offsets`). `train` is handed to `subword_lab.cli_train`.
+(`ids`, `tokens`, `offsets`). `train` is handed to `subword_lab.cli.train`.
 A bad file or option prints the SubwordLabError message and exits with 2,
 never a traceback.
 """
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import sys
 
-from .errors import SubwordLabError
+from ..core.errors import SubwordLabError
+from ..io.loaders import load
+from . import train
 
 __all__ = ["main"]
 
 
-def _load(path):
-    """Open any file `subword_lab.load` knows; plain tokenizer.json before it exists."""
-    if importlib.util.find_spec("subword_lab.loaders") is not None:
-        return importlib.import_module("subword_lab.loaders").load(path)
-    from .tokenizer import Tokenizer
-    return Tokenizer.from_file(path)
-
-
 def _encode(args):
-    tokenizer = _load(args.tokenizer)
+    tokenizer = load(args.tokenizer)
     add_special = not args.no_special_tokens
     out = sys.stdout.buffer
     for raw in sys.stdin.buffer:
@@ -61,10 +53,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         if argv and argv[0] == "train":
-            if importlib.util.find_spec("subword_lab.cli_train") is None:
-                print("subword_lab: the train command is not available", file=sys.stderr)
-                return 2
-            return importlib.import_module("subword_lab.cli_train").main(argv[1:]) or 0
+            return train.main(argv[1:]) or 0
         args = _parser().parse_args(argv)
         return _encode(args)
     except SubwordLabError as exc:

@@ -1,15 +1,15 @@
 // Subword Lab's page: start the Python worker, draw the views, publish the automation API.
-import { Engine } from "./engine.js";
-import { lang, missing, t, translate } from "./i18n.js";
+import { Engine } from "./lib/engine.js";
+import { lang, missing, t, translate } from "./i18n/index.js";
 import "./i18n/page.js";
 import "./i18n/tokenize.js";
-import * as urlState from "./urlstate.js";
+import * as urlState from "./lib/urlstate.js";
 import { TokenizeView } from "./views/tokenize.js";
-import { ViewSwitcher } from "./views.js";
+import { ViewSwitcher } from "./view-switcher.js";
 
 const root = document.documentElement;
 root.dataset.engine = "loading";
-// The language: ?lang=, else the browser's, else English (web/i18n.js). Static markup first.
+// The language: ?lang=, else the browser's, else English (web/i18n/index.js). Static markup first.
 root.lang = lang();
 translate(document);
 bindLanguageSelect();

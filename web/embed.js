@@ -8,11 +8,12 @@
 // only starts a Worker from the page's own origin, so for a foreign page the worker is a
 // same-origin blob: module whose one line imports our worker.js (served with CORS).
 // The only global is window.SubwordLab (counters and the shared engine, for tests and hosts).
-import { Engine } from "./engine.js";
-import { Trainer } from "./trainer.js";
-import { Player } from "./player.js";
-import { register, setLang, t, LANGUAGES } from "./i18n.js";
+import { Engine } from "./lib/engine.js";
+import { Trainer } from "./lib/trainer.js";
+import { Player } from "./lib/player.js";
+import { register, setLang, t, LANGUAGES } from "./i18n/index.js";
 import { TokenizeWidget } from "./embed-tokenize.js";
+import { el } from "./lib/dom.js";
 
 const BASE = new URL("./", import.meta.url);
 const asset = (path) => new URL(path, BASE).href;
@@ -129,6 +130,8 @@ const MODULES = {
   pipeline: "./views/pipeline.js", train: "./views/train.js",
   encode: "./views/encode.js", compare: "./views/compare.js",
 };
+// The page's sheets, then the widget's own. frame() puts the palette before them
+// (palette-dark.css only for theme="dark": a widget ignores the system's preference).
 const CSS = ["./style.css", "./views/encode.css", "./views/pipeline.css", "./views/compare.css",
   "./views/train.css", "./views/unigram.css", "./embed.css"];
 // attribute -> the URL key the views read (the app's own link parameters)
@@ -190,12 +193,6 @@ function attributeState(attrs, onSet) {
 }
 
 // ------------------------------------------------------------------ the element
-const el = (tag, className = "", text = null) => {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-};
 
 const BASE_SHEET = (() => {
   try {
@@ -252,7 +249,9 @@ export class SubwordLabElement extends HTMLElement {
   }
 
   frame() {
-    const links = CSS.map((file) => {
+    const dark = this.getAttribute("theme") === "dark";
+    const files = ["./palette.css", ...(dark ? ["./palette-dark.css"] : []), ...CSS];
+    const links = files.map((file) => {
       const link = el("link");
       link.rel = "stylesheet";
       link.href = asset(file);

@@ -1,6 +1,6 @@
 // The page's own strings: index.html's static markup (filled by translate(document)),
 // the loading stages, the view tabs and the language switcher.
-import { register } from "../i18n.js";
+import { register } from "./index.js";
 
 register({
   en: {

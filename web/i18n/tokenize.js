@@ -1,6 +1,6 @@
 // The tokenize view's strings (its markup in index.html and web/views/tokenize.js) and the
-// token marks explained by web/tokens.js.
-import { register } from "../i18n.js";
+// token marks explained by web/lib/tokens.js.
+import { register } from "./index.js";
 
 register({
   en: {

@@ -1,6 +1,7 @@
 // How a token is drawn: its colour, its visible markers, and a plain-words explanation.
-import { t } from "./i18n.js";
-import "./i18n/tokenize.js";
+import { t } from "../i18n/index.js";
+import "../i18n/tokenize.js";
+import { el } from "./dom.js";
 
 // Same id, same hue; neighbouring ids land far apart on the colour wheel.
 export function hueOf(id) {
@@ -89,4 +90,48 @@ export function explain(token, options) {
 
 export function marksIn(parts) {
   return parts.filter((p) => p.mark).map((p) => p.mark);
+}
+
+export function tokenOptions(info, id, { special = false } = {}) {
+  return {
+    special,
+    model: info?.model || "",
+    unknown: info?.unk_id !== null && info?.unk_id !== undefined && id === info.unk_id,
+    byteLevel: Boolean(info?.byte_level),
+  };
+}
+
+// A token drawn as the tokenize view draws it (style.css's .tok): coloured by id, markers visible.
+export function tokenChip(token, id, info, { testid = null, special = false } = {}) {
+  const chip = el("span", "tok");
+  if (testid) chip.dataset.testid = testid;
+  if (id !== null && id !== undefined) {
+    chip.dataset.tokenId = String(id);
+    chip.style.setProperty("--h", String(hueOf(id)));
+  }
+  chipBody(chip, token, tokenOptions(info, id, { special }));
+  return chip;
+}
+
+// A chip's text: a span.t with the markers in span.mark (style.css draws the id under it);
+// special and unknown tokens mark the chip itself. Returns the marks met, for a legend.
+export function chipBody(chip, token, options) {
+  const body = el("span", "t");
+  const marks = [];
+  for (const piece of pieces(token, options)) {
+    if (piece.mark) marks.push(piece.mark);
+    if (piece.mark === "special" || piece.mark === "unknown") {
+      chip.classList.add(piece.mark);
+      body.append(piece.text);
+    } else if (piece.mark && piece.mark !== "bytes") {
+      body.append(el("span", "mark", piece.text));
+    } else body.append(piece.text);
+  }
+  chip.append(body);
+  return marks;
+}
+
+// Spaces and line breaks inside a piece, made visible (the pre-tokenizer's ▁ and Ġ already are).
+export function visible(text) {
+  return String(text).replace(/[ \n\t\r]/g, (ch) => ({ " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍" })[ch]);
 }

@@ -6,7 +6,7 @@
 // {engine, urlState, manifest, tokenize, player, root, placePlayer}. A view builds its own DOM
 // inside `root` (no ids: several copies may live on one page when embedded) and hands the
 // player a timeline when it has steps to show.
-import { Player } from "./player.js";
+import { Player } from "./lib/player.js";
 
 export const VIEW_NAMES = ["tokenize", "pipeline", "train", "encode", "compare"];
 const MODULES = {

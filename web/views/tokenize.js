@@ -167,7 +167,8 @@ export class TokenizeView {
       const bytes = await file.arrayBuffer();
       details = await this.engine.request("openFile", { key, name: file.name, bytes }, [bytes]);
     } catch (error) {
-      this.showError(t("tok.couldNotOpen", { name: file.name, message: error.message }) + this.stillUsing(previous));
+      this.showError(t("tok.couldNotOpen", { name: file.name, message: withoutName(error.message, file.name) })
+        + this.stillUsing(previous));
       throw error;
     }
     const label = t("tok.fileLabel", { name: file.name, model: details.model, n: details.vocab_size });
@@ -306,4 +307,10 @@ export class TokenizeView {
       if (this.renderedAt === stamp) this.paintedAt = performance.now();
     }, 0));
   }
+}
+
+/** "tokenizer.json: model.vocab: ..." after "Could not open tokenizer.json:" names the file once. */
+function withoutName(message, name) {
+  const prefix = `${name}: `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }

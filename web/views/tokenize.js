@@ -12,8 +12,10 @@ import { TokenList } from "./tokenize/token-list.js";
 import { TokenLinks } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
 
-const SAMPLE = "Tokenizers don't read words: they read pieces. “Unbelievably” may become un + believ + ably, " +
-  "and a rare name like Ōkuninushi falls apart into bytes. Try typing here, or paste a page of text.";
+// The sample promises no particular split: each tokenizer cuts it its own way, and
+// the chips below show how. (Common words stay whole; rare ones come apart.)
+const SAMPLE = "Tokenizers don't read words: they read pieces. Common words stay whole, while rarer " +
+  "ones such as unbelievably or Ōkuninushi come apart. Try typing here, or paste a page of text.";
 const WINDOW_CHARS = 20000; // a long paste is tokenized this many characters at a time
 const TOKEN_PAGE = 4000; // and drawn this many tokens at a time
 const DEFAULT_PRESET = "gpt2";

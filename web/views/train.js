@@ -228,12 +228,15 @@ class TrainView {
   finished(result, renderer, step) {
     this.result = result;
     const s = result.summary;
-    this.status.textContent = t("train.status.done", { steps: s.steps, size: s.vocab_size, seconds: s.seconds.toFixed(2) });
+    // The steps the player shows (its timeline), so the two numbers agree.
+    this.status.textContent = t("train.status.done", {
+      steps: renderer.length(), size: s.vocab_size, seconds: s.seconds.toFixed(2) });
     this.summary.textContent = this.ruleText(s);
     const blob = new Blob([result.tokenizer_json], { type: "application/json" });
     if (this.download.href) URL.revokeObjectURL(this.download.href);
     this.download.href = URL.createObjectURL(blob);
-    this.download.download = `trained-${s.algo}.json`;
+    // A tokenizer.json, as the button says; the algorithm in its name keeps several apart.
+    this.download.download = `tokenizer-${s.algo}.json`;
     this.actions.hidden = false;
     renderer.done(step);
   }

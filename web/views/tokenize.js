@@ -235,8 +235,10 @@ export class TokenizeView {
       const result = await this.engine.request("encode", { key, text: head, limit });
       if (!this.dirty) this.render(result, text, key);
     } catch (error) {
+      if (error.kind === "cancelled" || error.kind === "timeout") this.lastFailure = { text, key };
       if (!this.dirty) {
-        this.showError(t("tok.couldNotTokenize", { message: error.message }));
+        const message = error.kind === "cancelled" ? t("tok.stopped") : error.message;
+        this.showError(t("tok.couldNotTokenize", { message }));
         this.el.tokens.dataset.status = "error";
       }
     } finally {
@@ -247,6 +249,19 @@ export class TokenizeView {
         if (!this.switching) this.resolveWaiters();
       }
     }
+  }
+
+  // Python came back after a restart (web/lib/engine.js reopened the tokenizers): draw
+  // the tokens again. After a stop or a hang, wait for the next edit rather than run the
+  // same work into the same wall.
+  restored() {
+    this.clearError();
+    if (this.lastFailure?.text === this.el.text.value && this.lastFailure?.key === this.current) {
+      this.showError(t("tok.notRetried"));
+      this.resolveWaiters();
+      return;
+    }
+    this.schedule();
   }
 
   settled() {

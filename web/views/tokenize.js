@@ -11,6 +11,7 @@ import "../i18n/tokenize.js";
 import { TokenList } from "./tokenize/token-list.js";
 import { TokenLinks } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
+import { TokenExport } from "./tokenize/export.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
 // the chips below show how. (Common words stay whole; rare ones come apart.)
@@ -50,6 +51,7 @@ export class TokenizeView {
     this.waiters = [];
     this.list = new TokenList(this.el);
     this.links = new TokenLinks(this);
+    this.exporter = new TokenExport(this, this.el.tokens);
   }
 
   // ------------------------------------------------------------------ set-up
@@ -316,6 +318,7 @@ export class TokenizeView {
     this.resultText = text;
     const shown = Math.min(result.ids.length, this.tokenLimit);
     this.list.draw(result, text, key, this.info.get(key) || {}, shown);
+    this.exporter.update();
     // For bench/bench_page.py: when the DOM was updated, and when it was painted
     // (the first task after the next animation frame runs after the paint).
     this.renderedAt = performance.now();

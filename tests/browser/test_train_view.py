@@ -139,9 +139,23 @@ def test_cancel_botchan_run_keeps_page_usable(app):
     page.get_by_test_id("train-corpus").select_option("course-toy")
     page.get_by_test_id("train-button").click()
     page.wait_for_selector("[data-testid=train-status]:has-text('Done')", timeout=120_000)
-    page.evaluate("() => window.subwordLab.player().seek(3)")
+    page.evaluate("() => { window.subwordLab.player().pause(); window.subwordLab.player().seek(3); }")
     page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 3")
     assert vocab(page) == ["ug", "un", "hug"]
+
+
+def test_train_button_plays_from_the_first_step(app):
+    """Pressing Train shows the run from step 0 and plays it to the end; the status
+    counts the steps the player shows."""
+    page = open_train(app, "algo=bpe&corpus=course-toy")
+    page.get_by_test_id("train-button").click()
+    page.wait_for_selector("[data-testid=train-status]:has-text('Done')", timeout=120_000)
+    first = position(page)
+    total = int(first.split("/")[1])
+    assert int(first.split("/")[0]) < total, first  # not at the end when it finishes
+    page.wait_for_function("() => { const p = document.querySelector('[data-testid=player-position]').textContent.split(' / ');"
+                           " return p[0] === p[1]; }", timeout=60_000)
+    assert f"{total} steps" in page.get_by_test_id("train-status").inner_text()
 
 
 def test_use_in_tokenize_and_download(app):

@@ -27,7 +27,7 @@ register({
 });
 
 const DEFAULT_TOKENIZER = "gpt2";
-const DEFAULT_TEXT = "Tokenizers read pieces, not words: unbelievably becomes un + believ + ably.";
+const DEFAULT_TEXT = "Tokenizers read pieces, not words: see how unbelievably comes apart.";
 
 
 let counter = 0; // unique ids inside one shadow root are enough, but keep them unique anyway

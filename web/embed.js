@@ -26,6 +26,7 @@ register({
     "embed.badNumber": "Subword Lab: {name} must be a whole number, not “{value}”.",
     "embed.badTokenizer": "Subword Lab: there is no tokenizer preset called “{value}”. Available: {list}.",
     "embed.failed": "Subword Lab could not start: {message}",
+    "embed.openFull": "Open Subword Lab in its own page",
     "embed.open": "Open in Subword Lab",
   },
   vi: {
@@ -35,6 +36,7 @@ register({
     "embed.badNumber": "Subword Lab: {name} phải là số nguyên, không phải “{value}”.",
     "embed.badTokenizer": "Subword Lab: không có bộ tách từ mẫu nào tên “{value}”. Có sẵn: {list}.",
     "embed.failed": "Subword Lab không khởi động được: {message}",
+    "embed.openFull": "Mở Subword Lab trong trang riêng",
     "embed.open": "Mở trong Subword Lab",
   },
   zh: {
@@ -44,6 +46,7 @@ register({
     "embed.badNumber": "Subword Lab：{name} 必须是整数，而不是“{value}”。",
     "embed.badTokenizer": "Subword Lab：没有名为“{value}”的预设分词器。可用：{list}。",
     "embed.failed": "Subword Lab 无法启动：{message}",
+    "embed.openFull": "在单独的页面中打开 Subword Lab",
     "embed.open": "在 Subword Lab 中打开",
   },
 });
@@ -344,6 +347,15 @@ export class SubwordLabElement extends HTMLElement {
     const box = el("p", "sl-error", message);
     box.dataset.testid = "embed-error";
     box.setAttribute("role", "alert");
+    if (!(error instanceof ConfigError)) {
+      // The widget could not start (often a host that does not allow it, see
+      // docs/hosting.md): the full page may still work, so offer it.
+      const link = el("a", "", t("embed.openFull"));
+      link.href = new URL("index.html", BASE).href;
+      link.target = "_blank";
+      link.rel = "noopener";
+      box.append(" ", link);
+    }
     frame.append(box);
     this.dataset.state = "error";
     this.dispatchEvent(new CustomEvent("subwordlab:error", { bubbles: true, composed: true, detail: { message } }));

@@ -11,9 +11,12 @@ import "../i18n/tokenize.js";
 import { TokenList } from "./tokenize/token-list.js";
 import { TokenLinks } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
+import { TokenExport } from "./tokenize/export.js";
 
-const SAMPLE = "Tokenizers don't read words: they read pieces. “Unbelievably” may become un + believ + ably, " +
-  "and a rare name like Ōkuninushi falls apart into bytes. Try typing here, or paste a page of text.";
+// The sample promises no particular split: each tokenizer cuts it its own way, and
+// the chips below show how. (Common words stay whole; rare ones come apart.)
+const SAMPLE = "Tokenizers don't read words: they read pieces. Common words stay whole, while rarer " +
+  "ones such as unbelievably or Ōkuninushi come apart. Try typing here, or paste a page of text.";
 const WINDOW_CHARS = 20000; // a long paste is tokenized this many characters at a time
 const TOKEN_PAGE = 4000; // and drawn this many tokens at a time
 const DEFAULT_PRESET = "gpt2";
@@ -48,6 +51,7 @@ export class TokenizeView {
     this.waiters = [];
     this.list = new TokenList(this.el);
     this.links = new TokenLinks(this);
+    this.exporter = new TokenExport(this, this.el.tokens);
   }
 
   // ------------------------------------------------------------------ set-up
@@ -167,7 +171,8 @@ export class TokenizeView {
       const bytes = await file.arrayBuffer();
       details = await this.engine.request("openFile", { key, name: file.name, bytes }, [bytes]);
     } catch (error) {
-      this.showError(t("tok.couldNotOpen", { name: file.name, message: error.message }) + this.stillUsing(previous));
+      this.showError(t("tok.couldNotOpen", { name: file.name, message: withoutName(error.message, file.name) })
+        + this.stillUsing(previous));
       throw error;
     }
     const label = t("tok.fileLabel", { name: file.name, model: details.model, n: details.vocab_size });
@@ -232,8 +237,10 @@ export class TokenizeView {
       const result = await this.engine.request("encode", { key, text: head, limit });
       if (!this.dirty) this.render(result, text, key);
     } catch (error) {
+      if (error.kind === "cancelled" || error.kind === "timeout") this.lastFailure = { text, key };
       if (!this.dirty) {
-        this.showError(t("tok.couldNotTokenize", { message: error.message }));
+        const message = error.kind === "cancelled" ? t("tok.stopped") : error.message;
+        this.showError(t("tok.couldNotTokenize", { message }));
         this.el.tokens.dataset.status = "error";
       }
     } finally {
@@ -244,6 +251,19 @@ export class TokenizeView {
         if (!this.switching) this.resolveWaiters();
       }
     }
+  }
+
+  // Python came back after a restart (web/lib/engine.js reopened the tokenizers): draw
+  // the tokens again. After a stop or a hang, wait for the next edit rather than run the
+  // same work into the same wall.
+  restored() {
+    this.clearError();
+    if (this.lastFailure?.text === this.el.text.value && this.lastFailure?.key === this.current) {
+      this.showError(t("tok.notRetried"));
+      this.resolveWaiters();
+      return;
+    }
+    this.schedule();
   }
 
   settled() {
@@ -298,6 +318,7 @@ export class TokenizeView {
     this.resultText = text;
     const shown = Math.min(result.ids.length, this.tokenLimit);
     this.list.draw(result, text, key, this.info.get(key) || {}, shown);
+    this.exporter.update();
     // For bench/bench_page.py: when the DOM was updated, and when it was painted
     // (the first task after the next animation frame runs after the paint).
     this.renderedAt = performance.now();
@@ -306,4 +327,10 @@ export class TokenizeView {
       if (this.renderedAt === stamp) this.paintedAt = performance.now();
     }, 0));
   }
+}
+
+/** "tokenizer.json: model.vocab: ..." after "Could not open tokenizer.json:" names the file once. */
+function withoutName(message, name) {
+  const prefix = `${name}: `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }

@@ -42,7 +42,8 @@ class TrainView {
     const intro = el("p", "hint train-intro", t("train.intro"));
     const form = el("form", "train-form");
     form.setAttribute("aria-label", t("train.form"));
-    form.addEventListener("submit", (e) => { e.preventDefault(); this.train(); });
+    // Pressing Train plays the run from its first step (a link to a step opens that step).
+    form.addEventListener("submit", (e) => { e.preventDefault(); this.train({ play: true }); });
     Object.assign(this, optionControls(), customTextBox((file) => this.readFile(file)),
       formButtons(() => this.cancel()), statusLines(), resultActions(() => this.useInTokenize()));
     form.append(this.optionRow, this.customBox, this.buttons);
@@ -171,7 +172,7 @@ class TrainView {
     return this.botchan;
   }
 
-  async train({ step = null } = {}) {
+  async train({ step = null, play = false } = {}) {
     const args = this.args();
     this.url.set({ algo: args.algo, corpus: args.corpus, vocab_size: args.vocab_size,
       tie_break: args.tie_break ?? null, method: args.method ?? null, step: null });
@@ -200,7 +201,8 @@ class TrainView {
         renderer.add(batch);
       });
       if (runId !== this.runId) return;
-      this.finished(result, renderer, step);
+      this.finished(result, renderer, play ? 0 : step);
+      if (play) this.context.player.play();
     } catch (error) {
       if (runId !== this.runId) return;
       if (error instanceof TrainingCancelled || error.kind === "cancelled") {
@@ -228,12 +230,15 @@ class TrainView {
   finished(result, renderer, step) {
     this.result = result;
     const s = result.summary;
-    this.status.textContent = t("train.status.done", { steps: s.steps, size: s.vocab_size, seconds: s.seconds.toFixed(2) });
+    // The steps the player shows (its timeline), so the two numbers agree.
+    this.status.textContent = t("train.status.done", {
+      steps: renderer.length(), size: s.vocab_size, seconds: s.seconds.toFixed(2) });
     this.summary.textContent = this.ruleText(s);
     const blob = new Blob([result.tokenizer_json], { type: "application/json" });
     if (this.download.href) URL.revokeObjectURL(this.download.href);
     this.download.href = URL.createObjectURL(blob);
-    this.download.download = `trained-${s.algo}.json`;
+    // A tokenizer.json, as the button says; the algorithm in its name keeps several apart.
+    this.download.download = `tokenizer-${s.algo}.json`;
     this.actions.hidden = false;
     renderer.done(step);
   }

@@ -95,7 +95,8 @@ export function wordStepsTimeline(root, trace, { prefix, isStep, legend, wordSte
   const render = (k) => renderWordSteps(root, { steps, words, info, legend, wordStep }, k);
   function narrate(k) {
     if (steps.length === 0) return t("encode.noSteps");
-    if (k === 0) return t("encode.start");
+    // The stage already says how to start; the narration says where we are.
+    if (k === 0) return t("encode.ready", { n: words.length });
     const step = steps[k - 1];
     const word = words[step.word];
     let line = narrateEvent(word, step, word.events[step.index], words.length);

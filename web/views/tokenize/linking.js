@@ -75,7 +75,8 @@ export class TokenLinks {
     const note = explain(token, tokenOptions(r, index, info.get(current) || {}));
     this.view.el.inspector.textContent =
       t("tok.describe", { n: index + 1, total: r.ids.length, token: JSON.stringify(token), id: String(r.ids[index]), where }) +
-      (note ? t("tok.note", { note: `${note[0].toUpperCase()}${note.slice(1)}` }) : "");
+      (note ? t("tok.note", { note: `${note[0].toUpperCase()}${note.slice(1)}` }) : "") +
+      (this.view.list.tokenAt(index)?.title ? ` ${this.view.list.tokenAt(index).title}` : "");
   }
 
   revealInText(seg) {

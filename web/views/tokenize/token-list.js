@@ -6,12 +6,12 @@
 // which is most of the time here.
 import { t, formatNumber } from "../../i18n/index.js";
 import { el } from "../../lib/dom.js";
-import { hueOf, chipBody, markText } from "../../lib/tokens.js";
+import { hueOf, chipBody, markText, byteJoins } from "../../lib/tokens.js";
 import "../../i18n/tokenize.js";
 
 const fmt = (n) => formatNumber(n);
 const RATIO = { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false };
-const LEGEND_ORDER = ["Ġ", "Ċ", "ĉ", "bytes", "▁", "##", "<0x…>", "␣", "special", "unknown"];
+const LEGEND_ORDER = ["Ġ", "Ċ", "ĉ", "bytes", "partial", "▁", "##", "<0x…>", "␣", "special", "unknown"];
 
 // How token i of a result is marked (tokens.js's pieces() and explain() take these).
 export function tokenOptions(result, i, info) {
@@ -126,6 +126,7 @@ export class TokenList {
     if (old[0] && old[0] !== items[0] && old[0].tok.isConnected) old[0].tok.tabIndex = -1;
     this.items = items;
     this.keys = keys;
+    this.markJoins(result, info, shown);
     this.bdTail.data = text.slice(parts.end, Math.max(result.encoded_chars, Math.min(text.length, 200000))) + "\u200b";
     this.el.backdrop.scrollTop = this.el.text.scrollTop;
     this.placeholder.hidden = shown > 0;
@@ -156,6 +157,35 @@ export class TokenList {
     this.el.tokens.insertBefore(tokFragment, after ? after.tok : null);
     this.el.backdrop.insertBefore(bdFragment, after ? after.bd : this.bdTail);
     return old.slice(0, head).concat(middle, old.slice(old.length - tail));
+  }
+
+  // Tokens that hold the bytes of one character between them are drawn joined
+  // (style.css: .tok[data-joins]) and say so; only chips whose part changed are touched.
+  markJoins(result, info, shown) {
+    const parts = new Map();
+    const joins = byteJoins(result.tokens.slice(0, shown), (i) => tokenOptions(result, i, info));
+    for (const join of joins) {
+      const code = [...join.text].map((c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
+      const title = t("tok.joins", { n: join.last - join.first + 1, char: `${join.text} (${code.join(" ")})` });
+      for (let i = join.first; i <= join.last; i++) {
+        const pos = i === join.first ? "first" : i === join.last ? "last" : "mid";
+        parts.set(i, { pos, title, char: join.text });
+      }
+    }
+    this.items.forEach((item, i) => {
+      const want = parts.get(i);
+      const chip = item.tok;
+      if ((want?.pos || "") === (chip.dataset.joins || "") && (want?.title || "") === chip.title) return;
+      if (want) {
+        chip.dataset.joins = want.pos;
+        chip.dataset.char = want.char;
+        chip.title = want.title;
+      } else {
+        delete chip.dataset.joins;
+        delete chip.dataset.char;
+        chip.removeAttribute("title");
+      }
+    });
   }
 
   tokenAt(index) {

@@ -175,7 +175,8 @@ export class MergesRenderer {
   showAlphabet() {
     const a = this.alphabet;
     const summary = el("summary", "", t("train.alphabet.summary", {
-      n: a.alphabet.length, specials: a.special_tokens.length }));
+      specials: t("train.alphabet.specials", { n: a.special_tokens.length }),
+      chars: t("train.alphabet.chars", { n: a.alphabet.length }) }));
     const chips = el("div", "train-chips");
     for (const token of [...a.special_tokens, ...a.alphabet]) chips.append(el("span", "chip chip-small", token));
     this.alphabetLine.replaceChildren(summary, chips);

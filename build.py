@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import errno
 import functools
 import hashlib
 import http.server
@@ -241,7 +242,13 @@ def copy_pyodide(out: Path, micropip: Path | None) -> dict:
 def copy_presets(out: Path, assets) -> dict:
     """Preset files into dist/presets, and a manifest that says which are missing."""
     out.mkdir(parents=True, exist_ok=True)
-    paths, missing = assets.fetch_available(quiet=False)
+    names = [asset for table in (PRESETS, CORPORA) for asset, _ in table.values()]
+    for name in names:
+        # tools/assets.py says whether a file's licence lets us ship it in dist/.
+        if assets.ASSETS[name].redistribute == "no":
+            raise SystemExit(f"{name} may not be redistributed "
+                             f"({assets.ASSETS[name].licence}): not a preset")
+    paths, missing = assets.fetch_available(names + [MICROPIP_WHEEL], quiet=False)
     manifest = {"presets": [], "corpora": []}
     for kind, table in (("presets", PRESETS), ("corpora", CORPORA)):
         for key, (asset, label) in table.items():
@@ -354,9 +361,27 @@ def make_server(directory: Path = DIST, port: int = 8000, host: str = "127.0.0.1
     return server
 
 
+def open_server(port: int):
+    """A server on `port`; if that port is busy, on the next free one (and say so)."""
+    for candidate in range(port, port + 20):
+        try:
+            server = make_server(DIST, candidate)
+        except OSError as exc:
+            if exc.errno not in (errno.EADDRINUSE, errno.EACCES):
+                sys.exit(f"build.py: cannot serve on port {candidate}: {exc.strerror}")
+            log(f"port {candidate} is busy" + (", trying the next one" if candidate < port + 19 else ""))
+            continue
+        if candidate != port:
+            log(f"serving on port {candidate} instead of {port} "
+                f"(choose one with PORT=9000 npm start or --port 9000)")
+        return server
+    sys.exit(f"build.py: ports {port}-{port + 19} are all busy; choose another with "
+             "PORT=9000 npm start or python3 build.py serve --port 9000")
+
+
 def serve(port: int) -> None:
     build()
-    server = make_server(DIST, port)
+    server = open_server(port)
     print(f"Subword Lab: http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C stops)", flush=True)
     try:
         server.serve_forever()
@@ -379,7 +404,9 @@ def test(extra: list[str]) -> int:
     chromium = find_chromium(python)
     log(f"Chromium: {chromium}")
     build()
-    layers = [p for p in ("tests/python", "tests/pyodide", "tests/browser") if (ROOT / p).exists()]
+    # tests/realfiles: today's models' tokenizer files against their own libraries.
+    layers = [p for p in ("tests/python", "tests/realfiles", "tests/compat", "tests/pyodide",
+                          "tests/browser") if (ROOT / p).exists()]
     cmd = [python, "-m", "pytest", *layers, "-q", *extra]
     log("$ " + " ".join(str(c) for c in cmd))
     code = subprocess.run([str(c) for c in cmd], cwd=ROOT, env=test_env(chromium)).returncode

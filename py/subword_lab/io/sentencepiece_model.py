@@ -332,7 +332,8 @@ def _check(model: ModelProto, path):
         fail("pieces", "no pieces (not a sentencepiece model?)")
     texts = model.pieces.texts
     if "" not in texts and len(set(texts)) == len(texts) and set(
-            model.pieces.types) <= PIECE_TYPES.keys():
+            model.pieces.types) <= PIECE_TYPES.keys() and all(
+            map(math.isfinite, model.pieces.scores)):
         return _check_spec(model, fail)
     seen = {}
     for i, p in enumerate(model.pieces):

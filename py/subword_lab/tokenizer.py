@@ -19,6 +19,8 @@ from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
 from .core.errors import SubwordLabError
+from .core.safe_files import atomic_write, check_file_kind, read_text
+from .core.tokenizer_schema import check_tokenizer, loads_strict
 from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
 
 __all__ = ["Tokenizer", "AddedToken", "Encoding"]
@@ -28,11 +30,17 @@ _STRATEGIES = {"longest_first": "LongestFirst", "only_first": "OnlyFirst",
 _STRATEGIES_R = {v: k for k, v in _STRATEGIES.items()}
 _DIRECTIONS = {"left": "Left", "right": "Right"}
 _DIRECTIONS_R = {v: k for k, v in _DIRECTIONS.items()}
+# Padding adds at most this many tokens to an encoding: far beyond any model's
+# context, far below what would exhaust memory (a length of 10^9 in a file).
+MAX_PADDING = 1 << 22
 
 
 class Tokenizer:
     """A tokenizer: a model plus optional normalizer, pre-tokenizer, post-processor
     and decoder, with added tokens, truncation and padding (HF's `Tokenizer`)."""
+
+    # The file it was read from, if any: errors at encode time name it too.
+    _source = None
 
     def __init__(self, model):
         self._model = model
@@ -121,6 +129,8 @@ class Tokenizer:
 
     def enable_truncation(self, max_length, stride=0, strategy="longest_first",
                           direction="right"):
+        _check_count(max_length, "truncation.max_length")
+        _check_count(stride, "truncation.stride")
         if strategy not in _STRATEGIES:
             raise SubwordLabError(f"unknown strategy {strategy!r}: use longest_first, "
                                   "only_first or only_second", field="truncation.strategy")
@@ -148,6 +158,11 @@ class Tokenizer:
         if direction not in _DIRECTIONS:
             raise SubwordLabError(f"unknown direction {direction!r}: use left or right",
                                   field="padding.direction")
+        for name, value in (("length", length), ("pad_to_multiple_of", pad_to_multiple_of)):
+            if value is not None:
+                _check_count(value, f"padding.{name}")
+        for name, value in (("pad_id", pad_id), ("pad_type_id", pad_type_id)):
+            _check_count(value, f"padding.{name}", 2 ** 32)
         self._padding = {"length": length, "pad_to_multiple_of": pad_to_multiple_of,
                          "pad_id": int(pad_id), "pad_token": str(pad_token),
                          "pad_type_id": int(pad_type_id), "direction": direction}
@@ -164,6 +179,18 @@ class Tokenizer:
     def encode(self, sequence, pair=None, is_pretokenized=False, add_special_tokens=True,
                on_event=None):
         """Encode one text (or a pair); `on_event` receives the steps (docs/events.md)."""
+        try:
+            return self._encode(sequence, pair, is_pretokenized, add_special_tokens, on_event)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _named(self, exc):
+        """The error, naming the file this tokenizer came from if it does not yet."""
+        if exc.path is not None or self._source is None:
+            return exc
+        return SubwordLabError(exc.reason, self._source, exc.field)
+
+    def _encode(self, sequence, pair, is_pretokenized, add_special_tokens, on_event):
         encoding = self._encode_sequence(sequence, 0, is_pretokenized, on_event)
         pair_encoding = None
         if pair is not None:
@@ -175,6 +202,12 @@ class Tokenizer:
 
     def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True):
         """Encode many inputs (str or (a, b) pairs); batch padding pads to the longest."""
+        try:
+            return self._encode_batch(inputs, is_pretokenized, add_special_tokens)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _encode_batch(self, inputs, is_pretokenized, add_special_tokens):
         out = []
         for item in inputs:
             if hasattr(item, "tolist"):  # a row of a numpy array
@@ -358,11 +391,18 @@ class Tokenizer:
     def _pad(self, encodings):
         params = self._padding
         length = params["length"]
+        longest = max((len(e.ids) for e in encodings), default=0)
         if length is None:
-            length = max((len(e.ids) for e in encodings), default=0)
+            length = longest
         multiple = params["pad_to_multiple_of"]
         if multiple and length % multiple:
             length += multiple - length % multiple
+        if length - longest > MAX_PADDING:
+            field = "padding.length" if params["length"] else "padding.pad_to_multiple_of"
+            raise SubwordLabError(
+                f"padding to {length:,} tokens would add more than {MAX_PADDING:,} "
+                "padding tokens; use a smaller length or pad_to_multiple_of", self._source,
+                field)
         for enc in encodings:
             enc.pad(length, params["direction"], params["pad_id"], params["pad_type_id"],
                     params["pad_token"])
@@ -370,6 +410,12 @@ class Tokenizer:
     # -- decoding ---------------------------------------------------------------------
 
     def decode(self, ids, skip_special_tokens=True):
+        try:
+            return self._decode(ids, skip_special_tokens)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _decode(self, ids, skip_special_tokens):
         added = self.added_vocabulary
         tokens = []
         for id_ in ids:
@@ -421,11 +467,20 @@ class Tokenizer:
         self.add_special_tokens(special or [])
 
     def train(self, files, trainer=None, on_event=None):
-        """Train on text files, read line by line (newlines kept, as HF does)."""
+        """Train on text files, read line by line (newlines kept, as HF does);
+        a missing, unreadable or non-regular file is a SubwordLabError naming it."""
         def lines():
             for name in files:
-                with open(name, encoding="utf-8", newline="") as f:  # keep \r\n, as HF
-                    yield from f
+                check_file_kind(name)  # a named pipe would wait forever
+                try:
+                    handle = open(name, encoding="utf-8", newline="")  # keep \r\n, as HF
+                except OSError as exc:
+                    raise SubwordLabError(f"cannot read: {exc.strerror}", name) from None
+                with handle:
+                    try:
+                        yield from handle
+                    except UnicodeDecodeError:
+                        raise SubwordLabError("not UTF-8 text", name) from None
         self.train_from_iterator(lines(), trainer, on_event=on_event)
 
     # -- tokenizer.json -----------------------------------------------------------------
@@ -449,28 +504,18 @@ class Tokenizer:
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     def save(self, path, pretty=True):
-        Path(path).write_text(self.to_str(pretty), encoding="utf-8")
+        """Write tokenizer.json all at once: a temporary file renamed into place."""
+        atomic_write(path, self.to_str(pretty))
 
     @classmethod
     def from_str(cls, json_text, path=None):
         """Build a tokenizer from tokenizer.json text; `path` only names it in errors."""
-        try:
-            data = json.loads(json_text)
-        except json.JSONDecodeError as exc:
-            raise SubwordLabError(f"not valid JSON ({exc.msg} at line {exc.lineno}, "
-                                  f"column {exc.colno})", path) from None
-        return cls.from_dict(data, path)
+        return cls.from_dict(loads_strict(json_text, path), path)
 
     @classmethod
-    def from_file(cls, path):
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise SubwordLabError("not a UTF-8 text file (is it a tokenizer.json?)",
-                                  path) from None
-        except OSError as exc:
-            raise SubwordLabError(f"cannot read the file: {exc.strerror}", path) from None
-        return cls.from_str(text, path)
+    def from_file(cls, path, max_bytes=None):
+        """Read a tokenizer.json; `max_bytes` raises the file size cap (core.safe_files)."""
+        return cls.from_str(read_text(Path(path), "tokenizer.json", max_bytes), path)
 
     @classmethod
     def from_buffer(cls, buffer, path=None):
@@ -484,6 +529,7 @@ class Tokenizer:
     def from_dict(cls, data, path=None):
         if not isinstance(data, dict):
             raise SubwordLabError(f"expected a JSON object, got {type(data).__name__}", path)
+        check_tokenizer(data, path)
         version = data.get("version", "1.0")
         if version != "1.0":
             raise SubwordLabError(f"unknown tokenizer version {version!r} (expected '1.0')",
@@ -507,6 +553,8 @@ class Tokenizer:
         tok.added_vocabulary.add_tokens(
             [AddedToken.from_dict(d, path, i) for i, d in enumerate(added)],
             tok._model, tok._normalizer)
+        if path is not None:
+            tok._source = str(path)
         return tok
 
     def __repr__(self):  # tokenizers' style: the tokenizer.json fields
@@ -573,6 +621,12 @@ def _is_word_lists_pair(item):
 
 
 # -- tokenizer.json helpers ---------------------------------------------------------------
+
+def _check_count(value, field, limit=2 ** 64):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+        raise SubwordLabError(f"expected a whole number from 0 to {limit - 1}, got {value!r}",
+                              field=field)
+
 
 def _to_dict(component):
     return None if component is None else component.to_dict()

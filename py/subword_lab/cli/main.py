@@ -3,26 +3,28 @@
 `encode` reads text lines from stdin and writes one JSON object per line
 (`ids`, `tokens`, `offsets`). `train` is handed to `subword_lab.cli.train`.
 A bad file or option prints the SubwordLabError message and exits with 2,
-never a traceback.
+never a traceback. A reader that stops early (`| head`) ends the output quietly.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from ..core.errors import SubwordLabError
 from ..io.loaders import load
 from . import train
+from .console import file_size, say
 
 __all__ = ["main"]
 
 
 def _encode(args):
-    tokenizer = load(args.tokenizer)
+    out, source = _stream(sys.stdout, "standard output"), _stream(sys.stdin, "standard input")
+    tokenizer = load(args.tokenizer, max_bytes=args.max_file_size)
     add_special = not args.no_special_tokens
-    out = sys.stdout.buffer
-    for raw in sys.stdin.buffer:
+    for raw in source:
         line = raw.decode("utf-8", errors="replace")
         if line.endswith("\n"):
             line = line[:-1]
@@ -35,6 +37,13 @@ def _encode(args):
     return 0
 
 
+def _stream(stream, name):
+    """The binary side of stdin/stdout, or a clear error when it is closed (`>&-`)."""
+    if stream is None or getattr(stream, "buffer", None) is None:
+        raise SubwordLabError(f"{name} is closed")
+    return stream.buffer
+
+
 def _parser():
     parser = argparse.ArgumentParser(prog="python -m subword_lab",
                                      description="Subword Lab tokenizers on the command line.")
@@ -45,6 +54,8 @@ def _parser():
                           ".tiktoken or sentencepiece .model")
     enc.add_argument("--no-special-tokens", action="store_true",
                      help="do not run the post-processor's special tokens")
+    enc.add_argument("--max-file-size", type=file_size, metavar="BYTES",
+                     help="largest tokenizer file read (default 512M)")
     sub.add_parser("train", help="train a tokenizer (see `train --help`)", add_help=False)
     return parser
 
@@ -57,9 +68,21 @@ def main(argv=None):
         args = _parser().parse_args(argv)
         return _encode(args)
     except SubwordLabError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say(f"error: {exc}")
         return 2
     except BrokenPipeError:
+        _silence_stdout()
         return 0
     except KeyboardInterrupt:
         return 130
+
+
+def _silence_stdout():
+    """The reader went away: point stdout at /dev/null so that the final flush at
+    exit does not print a second BrokenPipeError."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass

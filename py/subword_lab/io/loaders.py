@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..core.errors import SubwordLabError
 from ..tokenizer import Tokenizer
-from .files import read_json
+from .files import read_json, size_cap
 from .ranked_merges import tiktoken_merges
 from .sentencepiece import load_sentencepiece
 from .tiktoken_file import load_tiktoken
@@ -35,15 +35,20 @@ def load(path, **options) -> Tokenizer:
     """Open `path` (a file or a folder holding one) as a Tokenizer.
 
     `format=` forces one of "tokenizer.json", "vocab.txt", "bpe", "tiktoken",
-    "sentencepiece"; the other options belong to the format (see each loader).
+    "sentencepiece"; `max_bytes=` raises the file size cap (io.files.MAX_BYTES);
+    the other options belong to the format (see each loader).
     """
     path = Path(path)
-    kind = options.pop("format", None) or _detect(path)
-    loader = _LOADERS.get(kind)
-    if loader is None:
-        raise SubwordLabError(f"unknown format {kind!r} (known: {', '.join(_LOADERS)})",
-                              path=path, field="format")
-    return loader(path, **options)
+    with size_cap(options.pop("max_bytes", None)):
+        kind = options.pop("format", None) or _detect(path)
+        loader = _LOADERS.get(kind)
+        if loader is None:
+            raise SubwordLabError(f"unknown format {kind!r} (known: {', '.join(_LOADERS)})",
+                                  path=path, field="format")
+        tokenizer = loader(path, **options)
+    if getattr(tokenizer, "_source", "") is None:  # errors at encode time name the file
+        tokenizer._source = str(path)
+    return tokenizer
 
 
 def _detect(path: Path) -> str:

@@ -51,6 +51,13 @@ ASSETS = {
     "botchan_en_bpe_1000.model": (
         "sentencepiece-0.2.3.tar.gz", "sentencepiece-0.2.3/test/botchan_en_bpe_1000.model",
         "c8636a43e913dad9d5eb5d2eee2077706a55589fd2d6caf1e7ee4a7d03e4360a"),
+    "whisper-multilingual.tiktoken": (
+        "openai_whisper-20250625.tar.gz",
+        "openai_whisper-20250625/whisper/assets/multilingual.tiktoken",
+        "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126"),
+    "whisper/tokenizer.py": (  # the reference for Whisper's special tokens (tests only)
+        "openai_whisper-20250625.tar.gz", "openai_whisper-20250625/whisper/tokenizer.py",
+        "3b48e361a7e95b4ec0356ca6d72bba635778aa10269153136ee7bc34cae30b85"),
     "micropip-0.11.1-py3-none-any.whl": (
         "micropip-0.11.1-py3-none-any.whl", None,
         "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
@@ -121,6 +128,7 @@ def fetch(names=None, quiet=False, archives=None) -> dict[str, Path]:
         data = archives[archive] if member is None else _member(archive, archives[archive], member)
         if _sha256(data) != digest:
             raise AssetError(f"{name}: sha256 {_sha256(data)} does not match the pinned {digest}")
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_bytes(data)
         tmp.replace(path)

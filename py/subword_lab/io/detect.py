@@ -130,12 +130,15 @@ def detect_folder(folder: Path):
         return "bpe", folder
     if (folder / "vocab.txt").is_file():
         return "vocab.txt", folder / "vocab.txt"
-    # Ranks or a proto, whatever they are named: *.tiktoken, tokenizer.model,
-    # tokenizer.model.v3 ... each sniffed.
+    # Ranks or a proto, whatever their suffix (*.tiktoken, tokenizer.model,
+    # tokenizer.model.v3, *.model ...): each candidate is sniffed. Other files of a
+    # model folder (weights, configs) are not candidates: a weights file could start
+    # like a proto.
     found = []
     for path in sorted(folder.iterdir()):
         lowered = path.name.lower()
-        if path.is_file() and (lowered.endswith(".tiktoken") or ".model" in lowered):
+        if path.is_file() and (lowered.endswith(".tiktoken") or ".model" in lowered
+                               or "token" in lowered):
             kind = sniff(path)
             if kind in ("tiktoken", "sentencepiece"):
                 found.append((kind, path))

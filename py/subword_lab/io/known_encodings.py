@@ -143,7 +143,9 @@ ENCODINGS = (
     KnownEncoding("p50k_base", "Codex (p50k_base)", ("p50k_base.tiktoken",),
                   ("50280-a18f397a87f5cfb1",), byte_level.TIKTOKEN_PATTERNS["p50k_base"],
                   _fixed({_EOT: 50256}), _OPENAI),
-    KnownEncoding("p50k_edit", "Codex edit (p50k_edit)", ("p50k_edit.tiktoken",), (),
+    # p50k_edit has p50k_base's ranks (that row comes first, so they read as p50k_base).
+    KnownEncoding("p50k_edit", "Codex edit (p50k_edit)", ("p50k_edit.tiktoken",),
+                  ("50280-a18f397a87f5cfb1",),
                   byte_level.TIKTOKEN_PATTERNS["p50k_edit"],
                   _fixed({_EOT: 50256, "<|fim_prefix|>": 50281, "<|fim_middle|>": 50282,
                           "<|fim_suffix|>": 50283}), _OPENAI),
@@ -171,8 +173,9 @@ ENCODINGS = (
                   _after_ranks(_WHISPER_SPECIALS),
                   "openai-whisper 20250625 (whisper/tokenizer.py)"),
     # Whisper's English-only gpt2.tiktoken holds the same ranks as tiktoken's gpt2, so
-    # it is recognised as gpt2; this row is there to be chosen by name.
-    KnownEncoding("whisper_gpt2", "Whisper (English-only, gpt2)", (), (),
+    # it is recognised as gpt2 (that row comes first); this one is chosen by name.
+    KnownEncoding("whisper_gpt2", "Whisper (English-only, gpt2)", (),
+                  ("50256-f23efed0d01b7132",),
                   byte_level.GPT2_PATTERN, _after_ranks(_WHISPER_SPECIALS),
                   "openai-whisper 20250625 (whisper/tokenizer.py)"),
 )

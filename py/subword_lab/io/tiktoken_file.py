@@ -154,14 +154,17 @@ def _rules(path, ranks, pattern, specials):
 
 
 def _default_specials(ranks, found, chosen):
-    """The special tokens of the recognised (else the chosen) encoding when their ids
-    fit this file; else GPT-2's convention."""
+    """The special tokens of the recognised encoding; else those of the chosen one if
+    the file has as many ranks as that encoding's; else GPT-2's convention."""
     used = set(ranks.values())
-    for encoding in (found, chosen):
-        if encoding is not None:
-            specials = known_encodings.special_tokens_of(encoding, len(ranks))
-            if not set(specials.values()) & used:
-                return specials, f"those of {encoding.name} ({encoding.source})"
+    candidates = [found] if found is not None else []
+    if chosen is not None and chosen is not found and any(
+            print_.split("-")[0] == str(len(ranks)) for print_ in chosen.fingerprints):
+        candidates.append(chosen)
+    for encoding in candidates:
+        specials = known_encodings.special_tokens_of(encoding, len(ranks))
+        if not set(specials.values()) & used:
+            return specials, f"those of {encoding.name} ({encoding.source})"
     return ({"<|endoftext|>": max(used) + 1},
             "<|endoftext|> just past the last rank (GPT-2's convention)")
 

@@ -34,6 +34,36 @@ def read_tiktoken(path: Path) -> dict:
     data = read_bytes(path)
     if not data.strip():
         raise SubwordLabError("empty file (expected 'base64-token rank' lines)", path=path)
+    ranks = _read_fast(data)
+    if ranks is None:
+        ranks = _read_checked(path, data)
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        # tiktoken loads such a file but fails on the first text that needs the byte.
+        raise SubwordLabError(f"{len(missing)} single bytes have no rank (first: "
+                              f"{missing[0]}); byte-level BPE needs all 256", path=path,
+                              field="ranks")
+    return ranks
+
+
+def _read_fast(data: bytes):
+    """The ranks of a well-formed file, in tiktoken's own way (one comprehension);
+    None when anything is wrong, for _read_checked to find the line and say why."""
+    decode = base64.b64decode
+    try:
+        ranks = {decode(token): int(rank)
+                 for token, rank in (line.split() for line in data.splitlines() if line)}
+    except (ValueError, binascii.Error):
+        return None
+    values = ranks.values()
+    if not ranks or min(values) < 0 or max(values) >= _MAX_RANK \
+            or len(set(values)) != len(ranks):
+        return None
+    return ranks
+
+
+def _read_checked(path, data: bytes) -> dict:
+    """Line by line, to refuse with the line number what tiktoken would refuse."""
     ranks, line_of = {}, {}
     for n, line in enumerate(data.splitlines(), 1):
         if not line:
@@ -53,20 +83,17 @@ def read_tiktoken(path: Path) -> dict:
         except ValueError:
             raise SubwordLabError(f"expected a whole-number rank in ASCII digits, got "
                                   f"{_show(rank_text)}", path=path, field=f"line {n}") from None
+        ranks[token] = rank
+        line_of[token] = n
+    # Only the ranks that stay reach tiktoken's core (a token given again replaces
+    # its earlier rank), so these checks come after the last line.
+    for token, rank in ranks.items():
         if not 0 <= rank < _MAX_RANK:
             raise SubwordLabError(f"the rank {rank} is outside 0..{_MAX_RANK - 1} "
                                   "(tiktoken keeps ranks as 32-bit unsigned integers)",
-                                  path=path, field=f"line {n}")
-        ranks[token] = rank
-        line_of[token] = n
+                                  path=path, field=f"line {line_of[token]}")
     if len(set(ranks.values())) != len(ranks):
         _refuse_shared_rank(path, ranks, line_of)
-    missing = [b for b in range(256) if bytes([b]) not in ranks]
-    if missing:
-        # tiktoken loads such a file but fails on the first text that needs the byte.
-        raise SubwordLabError(f"{len(missing)} single bytes have no rank (first: "
-                              f"{missing[0]}); byte-level BPE needs all 256", path=path,
-                              field="ranks")
     return ranks
 
 
@@ -105,6 +132,9 @@ def load_tiktoken(path, **options) -> Tokenizer:
     matches them.
     """
     path = Path(path)
+    if path.is_dir():
+        from .detect import detect_folder  # the folder's one file of ranks, by content
+        path = detect_folder(path)[1]
     check_options(path, options, _TIKTOKEN_OPTIONS)
     ranks = read_tiktoken(path)
     rules = _rules(path, ranks, options.get("pattern") or options.get("name"),

@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import assets
 import pytest
 import sentencepiece as spm
 import tiktoken
@@ -242,9 +243,15 @@ def test_tiktoken_lines_accepted_exactly_as_tiktoken(tmp_path_factory, lines):
     assert got == want
 
 
-def test_whisper_multilingual_empty_token(asset_paths, whisper_oracle, botchan_lines,
+@pytest.fixture(scope="module")
+def whisper_paths():
+    """Whisper's multilingual ranks and its tokenizer.py (not among the core assets)."""
+    return assets.fetch(["whisper-multilingual.tiktoken", "whisper/tokenizer.py"], quiet=True)
+
+
+def test_whisper_multilingual_empty_token(whisper_paths, whisper_oracle, botchan_lines,
                                           multilingual_lines):
-    path = asset_paths["whisper-multilingual.tiktoken"]
+    path = whisper_paths["whisper-multilingual.tiktoken"]
     tok = subword_lab.load(path)
     assert tok.rules["encoding"] == "whisper_multilingual"
     assert tok.rules["special_tokens"] == whisper_oracle._special_tokens
@@ -257,13 +264,13 @@ def test_whisper_multilingual_empty_token(asset_paths, whisper_oracle, botchan_l
 
 
 @pytest.fixture(scope="module")
-def whisper_oracle(asset_paths, tmp_path_factory):
+def whisper_oracle(whisper_paths, tmp_path_factory):
     """Whisper's own get_encoding("multilingual"), run from the sdist's tokenizer.py next
     to the pinned multilingual.tiktoken."""
     folder = tmp_path_factory.mktemp("whisper")
     (folder / "assets").mkdir()
-    shutil.copyfile(asset_paths["whisper/tokenizer.py"], folder / "tokenizer.py")
-    shutil.copyfile(asset_paths["whisper-multilingual.tiktoken"],
+    shutil.copyfile(whisper_paths["whisper/tokenizer.py"], folder / "tokenizer.py")
+    shutil.copyfile(whisper_paths["whisper-multilingual.tiktoken"],
                     folder / "assets" / "multilingual.tiktoken")
     spec = importlib.util.spec_from_file_location("whisper_tokenizer_ref",
                                                   folder / "tokenizer.py")
@@ -474,3 +481,11 @@ def test_cli_merges_flag_and_bad_choice(gpt2_release, gpt2_oracle):
     done = _cli(["--tokenizer", str(gpt2_release / "encoder.json"), "--pattern", "gpt2"],
                 "x\n")
     assert done.returncode == 2 and b"pattern" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_aliases_name_the_same_rows(gpt2_tiktoken):
+    for alias, name in known_encodings.ALIASES.items():
+        assert known_encodings.by_name(alias) is known_encodings.by_name(name)
+    tok = subword_lab.load(gpt2_tiktoken, pattern="whisper")  # Whisper's pattern is GPT-2's
+    assert tok.rules["pattern_name"] == "whisper_multilingual"
+    assert tok.rules["normalizer"] is None

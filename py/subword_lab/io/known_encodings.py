@@ -18,7 +18,7 @@ from typing import Callable, NamedTuple
 
 from ..core import byte_level
 
-__all__ = ["KnownEncoding", "ENCODINGS", "GPT2_DEFAULT", "by_name", "fingerprint",
+__all__ = ["KnownEncoding", "ENCODINGS", "KNOWN_ENCODINGS", "ALIASES", "GPT2_DEFAULT", "by_name", "fingerprint",
            "recognise", "special_tokens_of"]
 
 
@@ -30,6 +30,7 @@ class KnownEncoding(NamedTuple):
     pattern: str              # the split regex, as its library writes it
     specials: Callable        # number of ranks -> {special token: id}
     source: str               # where the pattern and the special tokens come from
+    normalizer: str | None = None  # "NFC" when the library normalizes text first
 
 
 # Ranks whose tokens go into a fingerprint, plus the last rank of the file.
@@ -164,10 +165,11 @@ ENCODINGS = (
                   "llama-models 0.3.0 (llama_models/llama4/tokenizer.py)"),
     KnownEncoding("qwen", "Qwen (1)", ("qwen.tiktoken",), ("151643-9e4197b4da7bdd68",),
                   _QWEN_PATTERN, _from(151643, _QWEN_SPECIALS),
-                  "dashscope 2.0.2 (dashscope/tokenizers/qwen_tokenizer.py)"),
+                  "dashscope 2.0.2 (dashscope/tokenizers/qwen_tokenizer.py)",
+                  "NFC"),  # QwenTokenizer.tokenize: unicodedata.normalize("NFC", text)
     KnownEncoding("qwen3_5", "Qwen 3.5 / 3.6", ("qwen3_5.tiktoken", "qwen3_6.tiktoken"),
                   ("248044-06479070c7daf2d0",), _QWEN35_PATTERN, _from(248044, _QWEN35_SPECIALS),
-                  "qwen-tokenizer 0.3.0 (qwen_tokenizer/qwen_tokenizer.py)"),
+                  "qwen-tokenizer 0.3.0 (qwen_tokenizer/qwen_tokenizer.py)", "NFC"),
     KnownEncoding("whisper_multilingual", "Whisper (multilingual)", ("multilingual.tiktoken",),
                   ("50257-aa1d1820eb6d9697",), byte_level.GPT2_PATTERN,
                   _after_ranks(_WHISPER_SPECIALS),
@@ -180,7 +182,12 @@ ENCODINGS = (
                   "openai-whisper 20250625 (whisper/tokenizer.py)"),
 )
 
+# Other names people (and the packages) use for some of them.
+ALIASES = {"multilingual": "whisper_multilingual", "qwen3.5": "qwen3_5", "qwen3.6": "qwen3_5",
+           "qwen3_6": "qwen3_5", "whisper": "whisper_multilingual"}
 _BY_NAME = {e.name: e for e in ENCODINGS}
+_BY_NAME.update({alias: _BY_NAME[name] for alias, name in ALIASES.items()})
+KNOWN_ENCODINGS = dict(_BY_NAME)  # every accepted name -> its row
 
 # Files named tokenizer.model are Llama 3's or Llama 4's (Meta's name for both); the
 # fingerprint tells them apart, so the name alone decides nothing.

@@ -5,7 +5,7 @@ import base64
 import binascii
 from pathlib import Path
 
-from .. import decoders, models, pre_tokenizers
+from .. import decoders, models, normalizers, pre_tokenizers
 from ..added_vocabulary import AddedToken
 from ..core import byte_level
 from ..core.errors import SubwordLabError
@@ -14,7 +14,10 @@ from . import known_encodings
 from .files import check_options, read_bytes, with_path
 from .ranked_merges import rank_by_product, tiktoken_merges
 
-__all__ = ["load_tiktoken", "read_tiktoken"]
+__all__ = ["load_tiktoken", "read_tiktoken", "KNOWN_ENCODINGS"]
+
+# Every encoding name `pattern=` knows (io/known_encodings.py), aliases included.
+KNOWN_ENCODINGS = known_encodings.KNOWN_ENCODINGS
 
 
 _MAX_RANK = 2 ** 32  # tiktoken's core keeps ranks as 32-bit unsigned integers
@@ -140,6 +143,8 @@ def load_tiktoken(path, **options) -> Tokenizer:
     rules = _rules(path, ranks, options.get("pattern") or options.get("name"),
                    options.get("special_tokens"))
     tok = with_path(path, lambda: _tiktoken(ranks, rules["pattern"], rules["special_tokens"]))
+    if rules["normalizer"] == "NFC":
+        tok.normalizer = normalizers.NFC()
     tok.rules = rules
     return tok
 
@@ -177,6 +182,8 @@ def _rules(path, ranks, pattern, specials):
             "encoding_title": found.title if found else None,
             "source": found.source if found else None,
             "pattern": regex, "pattern_name": chosen.name if chosen else None,
+            # the library's own step before splitting (Qwen puts text in NFC)
+            "normalizer": (found or chosen).normalizer if (found or chosen) else None,
             "pattern_source": pattern_source,
             "special_tokens": dict(specials), "special_tokens_source": specials_source,
             "special_tokens_default": "as_text",

@@ -43,12 +43,7 @@ def _spm(paths, root, asset):
 
 
 _LLAMA_SRC = ("llama_models/tokenizer_utils.py",)
-_SPM_WS = f"{ISSUE} items 2 and 4 (sentencepiece whitespace runs; piece strings in text)"
-_SPM_SPECIAL = f"{ISSUE} item 4 (control / unknown piece strings in text are plain text)"
 _CL100K = f"{ISSUE} item 1 (possessive quantifiers in the split pattern)"
-_SPM_TEXT = (f"{ISSUE} items 4 and 6 (piece strings such as <s> in text are plain text; "
-             "Unigram ties broken as sentencepiece does)")
-_SPM_UNK = f"{ISSUE} item 5 (an unknown id decodes to the model's unk surface ' ⁇ ')"
 _TEKKEN = f"{ISSUE} (tekken.json, Mistral's tiktoken-style format, is not read by load())"
 
 
@@ -81,14 +76,10 @@ CASES = [
          format="tiktoken", encoding="llama4",
          needs=_LLAMA_SRC + ("llama_models/llama4/tokenizer.py",)),
     # -- Mistral ------------------------------------------------------------------------
-    Case("mistral-v1", "mistral.tokenizer.model.v1", _spm, format="sentencepiece",
-         xfail=_text(_SPM_WS)),
-    Case("mistral-v2", "mistral.tokenizer.model.v2", _spm, format="sentencepiece",
-         xfail=_text(_SPM_WS)),
-    Case("mistral-v3", "mistral.tokenizer.model.v3", _spm, format="sentencepiece",
-         xfail=_text(_SPM_WS)),
-    Case("mistral-v7", "mistral.tokenizer.model.v7", _spm, format="sentencepiece",
-         xfail=_text(_SPM_WS)),
+    Case("mistral-v1", "mistral.tokenizer.model.v1", _spm, format="sentencepiece"),
+    Case("mistral-v2", "mistral.tokenizer.model.v2", _spm, format="sentencepiece"),
+    Case("mistral-v3", "mistral.tokenizer.model.v3", _spm, format="sentencepiece"),
+    Case("mistral-v7", "mistral.tokenizer.model.v7", _spm, format="sentencepiece"),
     Case("mistral-tekken", "mistral-tekken-240718.json",
          lambda paths, root, asset: refs.tekken(paths[asset]), xfail=_all(_TEKKEN)),
     # -- Google, Alibaba, DeepSeek, Anthropic ----------------------------------------------
@@ -111,12 +102,9 @@ CASES = [
     Case("bert-base-uncased", "bert-base-uncased.tokenizer.json", _json),
     Case("bert-base-uncased-vocab.txt", "bert-base-uncased.vocab.txt",
          lambda paths, root, asset: refs.from_bert_vocab(paths[asset])),
-    Case("botchan-unigram", "botchan_en_unigram_1000.model", _spm,
-         xfail={**_text(_SPM_TEXT), "decode": _SPM_UNK}),
-    Case("botchan-bpe", "botchan_en_bpe_1000.model", _spm,
-         xfail={**_text(_SPM_SPECIAL), "decode": _SPM_UNK}),
-    Case("kyoto-ja-unigram", "kyoto_ja_unigram_8000.model", _spm,
-         xfail={**_text(_SPM_TEXT), "decode": _SPM_UNK}),
+    Case("botchan-unigram", "botchan_en_unigram_1000.model", _spm),
+    Case("botchan-bpe", "botchan_en_bpe_1000.model", _spm),
+    Case("kyoto-ja-unigram", "kyoto_ja_unigram_8000.model", _spm),
 ]
 
 BY_ID = {case.id: case for case in CASES}

@@ -15,7 +15,6 @@ import re
 from bisect import bisect_right
 
 from .. import __version__
-from ..core.errors import SubwordLabError
 from .registry import REGISTRY
 from .train import corpus_info, train  # noqa: F401  (the training views)
 from .unigram import course_toy_unigram, unigram_nbest  # noqa: F401  (the Unigram views)

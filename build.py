@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import errno
 import functools
 import hashlib
 import http.server
@@ -360,9 +361,27 @@ def make_server(directory: Path = DIST, port: int = 8000, host: str = "127.0.0.1
     return server
 
 
+def open_server(port: int):
+    """A server on `port`; if that port is busy, on the next free one (and say so)."""
+    for candidate in range(port, port + 20):
+        try:
+            server = make_server(DIST, candidate)
+        except OSError as exc:
+            if exc.errno not in (errno.EADDRINUSE, errno.EACCES):
+                sys.exit(f"build.py: cannot serve on port {candidate}: {exc.strerror}")
+            log(f"port {candidate} is busy" + (", trying the next one" if candidate < port + 19 else ""))
+            continue
+        if candidate != port:
+            log(f"serving on port {candidate} instead of {port} "
+                f"(choose one with PORT=9000 npm start or --port 9000)")
+        return server
+    sys.exit(f"build.py: ports {port}-{port + 19} are all busy; choose another with "
+             "PORT=9000 npm start or python3 build.py serve --port 9000")
+
+
 def serve(port: int) -> None:
     build()
-    server = make_server(DIST, port)
+    server = open_server(port)
     print(f"Subword Lab: http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C stops)", flush=True)
     try:
         server.serve_forever()

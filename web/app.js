@@ -1,15 +1,15 @@
 // Subword Lab's page: start the Python worker, draw the views, publish the automation API.
-import { Engine } from "./engine.js";
-import { lang, missing, t, translate } from "./i18n.js";
+import { Engine } from "./lib/engine.js";
+import { lang, missing, t, translate } from "./i18n/index.js";
 import "./i18n/page.js";
 import "./i18n/tokenize.js";
-import * as urlState from "./urlstate.js";
+import * as urlState from "./lib/urlstate.js";
 import { TokenizeView } from "./views/tokenize.js";
-import { ViewSwitcher } from "./views.js";
+import { ViewSwitcher } from "./view-switcher.js";
 
 const root = document.documentElement;
 root.dataset.engine = "loading";
-// The language: ?lang=, else the browser's, else English (web/i18n.js). Static markup first.
+// The language: ?lang=, else the browser's, else English (web/i18n/index.js). Static markup first.
 root.lang = lang();
 translate(document);
 bindLanguageSelect();
@@ -37,6 +37,28 @@ function showStage(stage, detail) {
 }
 engine.onStatus(showStage);
 showStage(engine.stage);
+bindRecovery();
+
+// Long work can be stopped (the Stop button, subwordLab.cancel()), and a worker that
+// stops answering is replaced; either way the page says what happened, and the
+// tokenizers and the text come back by themselves.
+function bindRecovery() {
+  const stop = document.getElementById("engine-stop");
+  const note = document.getElementById("engine-note");
+  stop.addEventListener("click", () => engine.cancel());
+  engine.onBusy((busy) => { stop.hidden = !busy; });
+  engine.onStatus((stage, detail) => {
+    if (stage !== "restarting") return;
+    root.dataset.engine = "restarting";
+    note.textContent = t(detail.reason === "cancelled" ? "engine.stopped" : "engine.stuck",
+      { seconds: detail.seconds ?? 0 });
+  });
+  engine.onRestored(() => {
+    root.dataset.engine = "ready";
+    note.textContent = t("engine.restored");
+    tokenize.restored();
+  });
+}
 
 // Switching language reloads the page with the same state and ?lang= (every string is
 // drawn once from the catalogs, so a reload is the honest way to redraw them all).
@@ -87,4 +109,7 @@ window.subwordLab = {
   player: () => views.player,
   lang: () => lang(),
   missingStrings: () => missing(),
+  // Stop what Python is doing now; resolves true if something was stopped.
+  cancel: () => Promise.resolve(engine.cancel()),
+  restarts: () => engine.restarts,
 };

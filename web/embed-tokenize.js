@@ -1,8 +1,9 @@
 // The tokenize view for <subword-lab>: a text box, the tokens and their counts. The page's own
 // tokenize view is tied to index.html's ids; this one builds its DOM with classes only, so a
 // course page can hold several. It encodes with the shared worker (context.engine).
-import { hueOf, pieces } from "./tokens.js";
-import { register, t, formatNumber } from "./i18n.js";
+import { hueOf, pieces } from "./lib/tokens.js";
+import { register, t, formatNumber } from "./i18n/index.js";
+import { el } from "./lib/dom.js";
 
 register({
   en: {
@@ -26,14 +27,8 @@ register({
 });
 
 const DEFAULT_TOKENIZER = "gpt2";
-const DEFAULT_TEXT = "Tokenizers read pieces, not words: unbelievably becomes un + believ + ably.";
+const DEFAULT_TEXT = "Tokenizers read pieces, not words: see how unbelievably comes apart.";
 
-const el = (tag, className = "", text = null) => {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-};
 
 let counter = 0; // unique ids inside one shadow root are enough, but keep them unique anyway
 

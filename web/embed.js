@@ -8,11 +8,12 @@
 // only starts a Worker from the page's own origin, so for a foreign page the worker is a
 // same-origin blob: module whose one line imports our worker.js (served with CORS).
 // The only global is window.SubwordLab (counters and the shared engine, for tests and hosts).
-import { Engine } from "./engine.js";
-import { Trainer } from "./trainer.js";
-import { Player } from "./player.js";
-import { register, setLang, t, LANGUAGES } from "./i18n.js";
+import { Engine } from "./lib/engine.js";
+import { Trainer } from "./lib/trainer.js";
+import { Player } from "./lib/player.js";
+import { register, setLang, t, LANGUAGES } from "./i18n/index.js";
 import { TokenizeWidget } from "./embed-tokenize.js";
+import { el } from "./lib/dom.js";
 
 const BASE = new URL("./", import.meta.url);
 const asset = (path) => new URL(path, BASE).href;
@@ -25,6 +26,7 @@ register({
     "embed.badNumber": "Subword Lab: {name} must be a whole number, not “{value}”.",
     "embed.badTokenizer": "Subword Lab: there is no tokenizer preset called “{value}”. Available: {list}.",
     "embed.failed": "Subword Lab could not start: {message}",
+    "embed.openFull": "Open Subword Lab in its own page",
     "embed.open": "Open in Subword Lab",
   },
   vi: {
@@ -34,6 +36,7 @@ register({
     "embed.badNumber": "Subword Lab: {name} phải là số nguyên, không phải “{value}”.",
     "embed.badTokenizer": "Subword Lab: không có bộ tách từ mẫu nào tên “{value}”. Có sẵn: {list}.",
     "embed.failed": "Subword Lab không khởi động được: {message}",
+    "embed.openFull": "Mở Subword Lab trong trang riêng",
     "embed.open": "Mở trong Subword Lab",
   },
   zh: {
@@ -43,6 +46,7 @@ register({
     "embed.badNumber": "Subword Lab：{name} 必须是整数，而不是“{value}”。",
     "embed.badTokenizer": "Subword Lab：没有名为“{value}”的预设分词器。可用：{list}。",
     "embed.failed": "Subword Lab 无法启动：{message}",
+    "embed.openFull": "在单独的页面中打开 Subword Lab",
     "embed.open": "在 Subword Lab 中打开",
   },
 });
@@ -129,6 +133,8 @@ const MODULES = {
   pipeline: "./views/pipeline.js", train: "./views/train.js",
   encode: "./views/encode.js", compare: "./views/compare.js",
 };
+// The page's sheets, then the widget's own. frame() puts the palette before them
+// (palette-dark.css only for theme="dark": a widget ignores the system's preference).
 const CSS = ["./style.css", "./views/encode.css", "./views/pipeline.css", "./views/compare.css",
   "./views/train.css", "./views/unigram.css", "./embed.css"];
 // attribute -> the URL key the views read (the app's own link parameters)
@@ -190,12 +196,6 @@ function attributeState(attrs, onSet) {
 }
 
 // ------------------------------------------------------------------ the element
-const el = (tag, className = "", text = null) => {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-};
 
 const BASE_SHEET = (() => {
   try {
@@ -252,7 +252,9 @@ export class SubwordLabElement extends HTMLElement {
   }
 
   frame() {
-    const links = CSS.map((file) => {
+    const dark = this.getAttribute("theme") === "dark";
+    const files = ["./palette.css", ...(dark ? ["./palette-dark.css"] : []), ...CSS];
+    const links = files.map((file) => {
       const link = el("link");
       link.rel = "stylesheet";
       link.href = asset(file);
@@ -345,6 +347,15 @@ export class SubwordLabElement extends HTMLElement {
     const box = el("p", "sl-error", message);
     box.dataset.testid = "embed-error";
     box.setAttribute("role", "alert");
+    if (!(error instanceof ConfigError)) {
+      // The widget could not start (often a host that does not allow it, see
+      // docs/hosting.md): the full page may still work, so offer it.
+      const link = el("a", "", t("embed.openFull"));
+      link.href = new URL("index.html", BASE).href;
+      link.target = "_blank";
+      link.rel = "noopener";
+      box.append(" ", link);
+    }
     frame.append(box);
     this.dataset.state = "error";
     this.dispatchEvent(new CustomEvent("subwordlab:error", { bubbles: true, composed: true, detail: { message } }));

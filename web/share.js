@@ -1,7 +1,8 @@
 // "Copy link" and "Copy embed code" in the page's header. The link is the page's own URL
 // (every view keeps its state there: view, text, tokenizer, corpus, options, step); the embed
 // code is the <script> + <subword-lab> snippet for the same state (see embed.js).
-import { register, t } from "./i18n.js";
+import { register, t } from "./i18n/index.js";
+import { el, loadCss } from "./lib/dom.js";
 
 register({
   en: {
@@ -50,23 +51,10 @@ export function currentLink() {
   return new Promise((resolve) => setTimeout(() => resolve(location.href), URL_SETTLE_MS));
 }
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text) node.textContent = text;
-  return node;
-}
-
-function loadCss() {
-  const link = el("link");
-  link.rel = "stylesheet";
-  link.href = new URL("./share.css", import.meta.url).href;
-  document.head.append(link);
-}
 
 export function mount({ container = document.querySelector("header.site") } = {}) {
   if (!container) return null;
-  loadCss();
+  loadCss(new URL("./share.css", import.meta.url));
   const box = el("div", "share");
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", t("share.label"));

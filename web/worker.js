@@ -109,7 +109,11 @@ function errorOf(error) {
   const lines = text.trim().split("\n");
   const last = lines[lines.length - 1] || text;
   const match = /^([A-Za-z_.]+(?:Error|Exception)):\s*(.*)$/s.exec(last);
-  return match ? { kind: match[1].split(".").pop(), message: match[2] } : { kind: "Error", message: last };
+  const found = match ? { kind: match[1].split(".").pop(), message: match[2] } : { kind: "Error", message: last };
+  // The worker's own file system is no business of the reader's: a path such as
+  // /tmp/subword-lab-x1y2/tokenizer.json reads as its file name.
+  found.message = found.message.replace(/\/(?:tmp|home|lib)\/[^\s:'"]*\/([^\/\s:'"]+)/g, "$1");
+  return found;
 }
 
 self.onmessage = async (event) => {

@@ -227,8 +227,8 @@ def test_language_theme_height_and_autoplay(visit, host, site):
     ready(page, "#auto")
     vi = page.locator("#vi")
     label = vi.locator(".sl-bar label").text_content()
-    wanted = page.evaluate("async (url) => (await import(url)).t('etok.tokenizer', {}, 'vi')", f"{site}/i18n.js")
-    english = page.evaluate("async (url) => (await import(url)).t('etok.tokenizer', {}, 'en')", f"{site}/i18n.js")
+    wanted = page.evaluate("async (url) => (await import(url)).t('etok.tokenizer', {}, 'vi')", f"{site}/i18n/index.js")
+    english = page.evaluate("async (url) => (await import(url)).t('etok.tokenizer', {}, 'en')", f"{site}/i18n/index.js")
     assert label == wanted != english
     assert vi.evaluate("e => getComputedStyle(e).colorScheme") == "dark"
     assert vi.bounding_box()["height"] == 300

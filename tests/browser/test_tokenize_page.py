@@ -129,6 +129,8 @@ def test_bad_file_shows_error_and_keeps_tokenizer(app, gpt2_tiktoken, tmp_path, 
     error.filter(has_text=named).wait_for()
     message = app.error_text()
     assert named in message and "GPT-2" in message  # names the file, says what is still in use
+    assert message.count(named) == 1, message  # once, as the user knows it
+    assert "/tmp/" not in message and "subword-lab-" not in message, message  # no worker paths
     assert app.page.get_by_test_id("tokenizer-select").input_value() == "gpt2"
     assert app.ids() == before
     text = "Still working after a bad file."

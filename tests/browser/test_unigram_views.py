@@ -1,7 +1,7 @@
 """The Unigram views: the encoding lattice and the training renderer.
 
 Until the encode and train views mount them, the renderers are mounted by a small
-harness in the page: the module is imported, given its own Player (web/player.js)
+harness in the page: the module is imported, given its own Player (web/lib/player.js)
 and fed events computed by Python (in the page's worker for encoding; in this
 process, with subword_lab, for training). Every number checked comes from Python.
 """
@@ -28,8 +28,8 @@ MOUNT_ENCODE = """async ({key, text, preset}) => {
   const off = sl.onEvents((batch) => events.push(...batch));
   const result = await sl.call("trace_encode", {key, text});
   off();
-  const {Player} = await import(new URL("./player.js", location.href).href);
-  const {createUnigramEncodeRenderer} = await import(new URL("./views/encode-unigram.js", location.href).href);
+  const {Player} = await import(new URL("./lib/player.js", location.href).href);
+  const {createUnigramEncodeRenderer} = await import(new URL("./views/encode/unigram.js", location.href).href);
   const host = document.createElement("section");
   host.className = "harness";
   host.setAttribute("aria-label", "Unigram lattice");

@@ -1,6 +1,6 @@
 // The page's own strings: index.html's static markup (filled by translate(document)),
 // the loading stages, the view tabs and the language switcher.
-import { register } from "../i18n.js";
+import { register } from "./index.js";
 
 register({
   en: {
@@ -17,6 +17,10 @@ register({
     "engine.install": "Installing Subword Lab",
     "engine.ready": "Python is ready",
     "engine.error": "Python could not start: {message}. Reload the page to try again.",
+    "engine.stop": "Stop",
+    "engine.stopped": "Stopped. Python is starting again with your tokenizers and text…",
+    "engine.stuck": "Python did not answer within {seconds} s, so it was stopped. It is starting again with your tokenizers and text…",
+    "engine.restored": "Python was restarted; your tokenizers and text are back.",
     "engine.unknownError": "unknown error",
     "tabs.label": "Views",
     "tabs.tokenize": "Tokenize",
@@ -39,6 +43,10 @@ register({
     "engine.install": "Đang cài đặt Subword Lab",
     "engine.ready": "Python đã sẵn sàng",
     "engine.error": "Không khởi động được Python: {message}. Hãy tải lại trang để thử lần nữa.",
+    "engine.stop": "Dừng",
+    "engine.stopped": "Đã dừng. Python đang khởi động lại cùng bộ tách token và văn bản của bạn…",
+    "engine.stuck": "Python không trả lời trong {seconds} giây nên đã bị dừng. Nó đang khởi động lại cùng bộ tách token và văn bản của bạn…",
+    "engine.restored": "Python đã được khởi động lại; bộ tách token và văn bản của bạn đã trở lại.",
     "engine.unknownError": "lỗi không rõ",
     "tabs.label": "Các chế độ xem",
     "tabs.tokenize": "Tách token",
@@ -61,6 +69,10 @@ register({
     "engine.install": "正在安装 Subword Lab",
     "engine.ready": "Python 已就绪",
     "engine.error": "Python 无法启动：{message}。请重新加载页面再试一次。",
+    "engine.stop": "停止",
+    "engine.stopped": "已停止。Python 正在重新启动，并恢复你的分词器和文本……",
+    "engine.stuck": "Python 在 {seconds} 秒内没有响应，已被停止。它正在重新启动，并恢复你的分词器和文本……",
+    "engine.restored": "Python 已重新启动，你的分词器和文本都已恢复。",
     "engine.unknownError": "未知错误",
     "tabs.label": "视图",
     "tabs.tokenize": "分词",

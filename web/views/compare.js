@@ -1,7 +1,10 @@
 // The compare view (?view=compare&tokenizers=a,b,c&text=...): one text, two or three
 // tokenizers side by side, tokens coloured by id as in the tokenize view, with counts.
-import { t, register, formatNumber } from "../i18n.js";
-import { el, ensureCss, loadTokenizer, tokenChip, PRESETS } from "./encode.js";
+import { t, register, formatNumber } from "../i18n/index.js";
+import { el, loadCss } from "../lib/dom.js";
+import { labelled, statusLine } from "../lib/controls.js";
+import { tokenChip } from "../lib/tokens.js";
+import { loadTokenizer, PRESETS } from "../lib/tokenizers.js";
 
 register({
   en: {
@@ -65,24 +68,20 @@ class CompareView {
     this.root = context.root;
     this.run = 0;
     this.settledPromise = Promise.resolve();
-    ensureCss("./encode.css"); // the shared control classes
-    ensureCss("./compare.css");
+    loadCss(new URL("./encode.css", import.meta.url)); // the shared control classes
+    loadCss(new URL("./compare.css", import.meta.url));
     this.build();
   }
 
   build() {
     const head = el("header", "cmp-head");
     head.append(el("h2", "", t("cmp.title")), el("p", "hint", t("cmp.intro")));
-    const field = el("label", "enc-field cmp-text-field");
-    field.append(el("span", "enc-label", t("cmp.text")));
     this.input = el("textarea", "enc-text cmp-text");
     this.input.rows = 3;
     this.input.spellcheck = false;
     this.input.dataset.testid = "compare-text";
-    field.append(this.input);
-    this.status = el("p", "enc-status");
-    this.status.setAttribute("role", "status");
-    this.status.dataset.testid = "compare-status";
+    const field = labelled(t("cmp.text"), this.input, "cmp-text-field");
+    this.status = statusLine("compare-status");
     this.grid = el("div", "cmp-grid");
     this.root.replaceChildren(head, field, this.status, this.grid);
     this.selects = [];
@@ -104,11 +103,9 @@ class CompareView {
   column(i) {
     const box = el("section", "cmp-column");
     box.dataset.testid = "compare-column";
-    const label = el("label", "enc-field");
-    label.append(el("span", "enc-label", t("cmp.column", { n: i + 1 })));
     const select = el("select", "enc-select");
     select.dataset.testid = "compare-select";
-    label.append(select);
+    const label = labelled(t("cmp.column", { n: i + 1 }), select);
     const counts = el("p", "cmp-counts");
     const count = el("span", "cmp-count");
     count.dataset.testid = "compare-count";

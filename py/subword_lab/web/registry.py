@@ -15,8 +15,15 @@ __all__ = ["REGISTRY", "Registry", "describe"]
 
 
 def _model_kind(tokenizer) -> str:
+    """The model's public name (BPE, WordPiece, Unigram, WordLevel), never a private
+    subclass's (a sentencepiece BPE is still a BPE to the reader)."""
     model = getattr(tokenizer, "model", None)
-    return type(model).__name__ if model is not None else "unknown"
+    if model is None:
+        return "unknown"
+    for cls in type(model).__mro__:
+        if not cls.__name__.startswith("_") and cls.__module__.startswith("subword_lab.models"):
+            return cls.__name__
+    return type(model).__name__.lstrip("_")
 
 
 def _vocab_size(tokenizer) -> int:

@@ -6,7 +6,8 @@
 // after k steps from the view's own event log, so stepping back is exact. The player calls
 // render at most once per animation frame, however fast it plays or is scrubbed, and
 // writes its own controls only where they changed (bench/bench_player.py measures this).
-import { t, register, formatNumber } from "./i18n.js";
+import { t, register, formatNumber } from "../i18n/index.js";
+import { svg, setText } from "./dom.js";
 
 register({
   en: {
@@ -44,20 +45,10 @@ const ICONS = {
   forward: "M17 4h2v16h-2zM7 4v16l9-8z",
   end: "M17 4h2v16h-2zM5 4v16l11-8z",
 };
-const SVG = "http://www.w3.org/2000/svg";
-
 function icon(name) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "16");
-  svg.setAttribute("height", "16");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS(SVG, "path");
-  path.setAttribute("d", ICONS[name]);
-  path.setAttribute("fill", "currentColor");
-  svg.append(path);
-  return svg;
+  const image = svg("svg", { viewBox: "0 0 24 24", width: 16, height: 16, "aria-hidden": "true", focusable: "false" });
+  image.append(svg("path", { d: ICONS[name], fill: "currentColor" }));
+  return image;
 }
 
 function button(testid, key, iconName, onClick) {
@@ -73,17 +64,17 @@ function button(testid, key, iconName, onClick) {
   return el;
 }
 
-// Writes that skip an unchanged value: no style or layout invalidation, no new announcement.
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
-}
+// Writes that skip an unchanged value (setText, from dom.js, does the same for text):
+// no style or layout invalidation, no new announcement.
 function setAttr(node, name, value) {
   if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
 
 export class Player {
-  // container: where the controls go; scope: the element whose keyboard events the player handles.
-  constructor({ container, scope = container, onPosition = () => {} }) {
+  // container: where the controls go; scope: the element whose keyboard events the player
+  // handles; active(): whether the keys are the player's now (a page-wide scope needs it).
+  constructor({ container, scope = container, onPosition = () => {}, active = () => true }) {
+    this.active = active;
     this.timeline = { length: 0, render: () => {}, narrate: () => "" };
     this.k = 0;
     this.playing = false;
@@ -249,8 +240,9 @@ export class Player {
 
   key(event) {
     const target = event.target;
-    const typing = target.closest?.("input:not([type=range]), textarea, select, [contenteditable]");
-    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
+    const typing = target.closest?.("input:not([type=range]), textarea, select, [contenteditable], [role=listbox]");
+    if (typing || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!this.active()) return;
     const actions = {
       " ": () => this.toggle(),
       ArrowRight: () => this.step(1),

@@ -10,62 +10,18 @@
 // - only the visible rows of the word list exist, and drawing reuses their nodes;
 // - the learned-token list is updated at its two ends instead of being rebuilt, and its
 //   scroller is anchored at the bottom by CSS, so drawing never forces a layout.
-import { t, formatNumber } from "../i18n.js";
+import { t, formatNumber } from "../../i18n/index.js";
+import { el, svg, setText } from "../../lib/dom.js";
+import "./strings.js";
+import { scoreText, applyMerge, countAtOrBefore } from "./merges-math.js";
+import { sizeChart } from "./merges-chart.js";
 
 const ROW = 34;           // px, one word row (the list is virtualised)
 const BIG = 200;          // more words than this: sort by count, frequent words first
 const VOCAB_WINDOW = 400; // learned tokens drawn at most (the latest ones)
 const CHART_EVERY = 250;  // ms: while events stream in, the chart line is redrawn at most this often
-const SVG = "http://www.w3.org/2000/svg";
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-// Skip unchanged text: rewriting it would still invalidate style and layout.
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
-}
-
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  return node;
-}
-
-function gcd(a, b) { while (b) [a, b] = [b, a % b]; return a; }
-
-// "1/20 = 5 / (20 × 5)": WordPiece's score as the fraction it comes from.
-export function scoreText(count, left, right) {
-  const den = left * right;
-  const g = gcd(count, den) || 1;
-  return `${formatNumber(count / g)}/${formatNumber(den / g)} = ${formatNumber(count)} / (${formatNumber(left)} × ${formatNumber(right)})`;
-}
 
 const quote = (s) => t("train.quote", { s });
-
-// Apply one merge to a split (left to right, non-overlapping, as the trainers do).
-function applyMerge(tokens, a, b, made) {
-  const out = [];
-  for (let i = 0; i < tokens.length; i++) {
-    if (i + 1 < tokens.length && tokens[i] === a && tokens[i + 1] === b) { out.push(made); i++; }
-    else out.push(tokens[i]);
-  }
-  return out;
-}
-
-// How many of the ascending steps are <= k.
-function countAtOrBefore(steps, k) {
-  let lo = 0, hi = steps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (steps[mid] <= k) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
 
 export class MergesRenderer {
   constructor(container) {
@@ -219,7 +175,8 @@ export class MergesRenderer {
   showAlphabet() {
     const a = this.alphabet;
     const summary = el("summary", "", t("train.alphabet.summary", {
-      n: a.alphabet.length, specials: a.special_tokens.length }));
+      specials: t("train.alphabet.specials", { n: a.special_tokens.length }),
+      chars: t("train.alphabet.chars", { n: a.alphabet.length }) }));
     const chips = el("div", "train-chips");
     for (const token of [...a.special_tokens, ...a.alphabet]) chips.append(el("span", "chip chip-small", token));
     this.alphabetLine.replaceChildren(summary, chips);
@@ -401,40 +358,12 @@ export class MergesRenderer {
   }
 
   drawChartLine() {
-    const sizes = this.vocabSizes, lengths = this.corpusTokens;
-    const n = lengths.length;
-    this.chartLength = n;
-    const W = 360, H = 200, L = 56, R = 12, T = 12, B = 36;
-    const x0 = sizes[0], x1 = Math.max(sizes[n - 1], x0 + 1);
-    const yMax = Math.max(...lengths), yMin = Math.min(...lengths);
-    const y0 = Math.max(0, yMin - (yMax - yMin) * 0.1), y1 = Math.max(yMax, y0 + 1);
-    this.scaleX = (v) => (L + ((v - x0) / (x1 - x0)) * (W - L - R)).toFixed(1);
-    this.scaleY = (v) => (H - B - ((v - y0) / (y1 - y0)) * (H - T - B)).toFixed(1);
-    const every = Math.max(1, Math.floor(n / 500)); // at most ~500 points drawn
-    const points = [];
-    for (let i = 0; i < n; i += every) points.push(`${this.scaleX(sizes[i])},${this.scaleY(lengths[i])}`);
-    points.push(`${this.scaleX(sizes[n - 1])},${this.scaleY(lengths[n - 1])}`);
-    const axis = { class: "train-chart-axis" };
-    const label = (x, y, text, anchor = "middle") => {
-      const node = svg("text", { x, y, "text-anchor": anchor, class: "train-chart-label" });
-      node.textContent = text;
-      return node;
-    };
-    this.marker = svg("circle", { r: 5, class: "train-chart-marker" });
-    const parts = [
-      this.chartTitle,
-      svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, ...axis }),
-      svg("line", { x1: L, y1: T, x2: L, y2: H - B, ...axis }),
-      svg("polyline", { points: points.join(" "), class: "train-chart-line" }),
-      label(L, H - B + 16, formatNumber(x0)), label(W - R, H - B + 16, formatNumber(x1), "end"),
-      label((L + W - R) / 2, H - 4, t("train.chart.x")),
-      label(L - 6, H - B, formatNumber(Math.round(y0)), "end"), label(L - 6, T + 10, formatNumber(y1), "end"),
-      this.marker,
-    ];
-    const yTitle = label(12, (T + H - B) / 2, t("train.chart.y"));
-    yTitle.setAttribute("transform", `rotate(-90 12 ${(T + H - B) / 2})`);
-    parts.push(yTitle);
-    this.chart.replaceChildren(...parts);
+    this.chartLength = this.corpusTokens.length;
+    const drawn = sizeChart(this.vocabSizes, this.corpusTokens, this.chartTitle);
+    this.scaleX = drawn.scaleX;
+    this.scaleY = drawn.scaleY;
+    this.marker = drawn.marker;
+    this.chart.replaceChildren(...drawn.parts);
   }
 
   narrate(k) {

@@ -6,7 +6,7 @@
 // {engine, urlState, manifest, tokenize, player, root, placePlayer}. A view builds its own DOM
 // inside `root` (no ids: several copies may live on one page when embedded) and hands the
 // player a timeline when it has steps to show.
-import { Player } from "./player.js";
+import { Player } from "./lib/player.js";
 
 export const VIEW_NAMES = ["tokenize", "pipeline", "train", "encode", "compare"];
 const MODULES = {
@@ -25,7 +25,10 @@ export class ViewSwitcher {
     this.slot = doc.getElementById("player-slot");
     this.player = new Player({
       container: this.slot,
-      scope: doc.getElementById("main"),
+      // Keys work wherever the focus is (not only after a click into the view), as
+      // long as a view with a timeline is on screen and no text field has the focus.
+      scope: doc,
+      active: () => !this.slot.hidden,
       onPosition: (k) => { if (this.current !== "tokenize") urlState.set({ step: k }); },
     });
   }

@@ -12,7 +12,7 @@ export class TrainingCancelled extends Error {
 }
 
 export class Trainer {
-  constructor(workerUrl = new URL("./worker.js", import.meta.url)) {
+  constructor(workerUrl = new URL("../worker.js", import.meta.url)) {
     this.workerUrl = workerUrl;
     this.engine = null;
     this.running = null; // {reject, unsubscribe} while a run is in flight

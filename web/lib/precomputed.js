@@ -2,13 +2,13 @@
 // shown before Python has started. Each entry is what the worker would return for one
 // facade call, plus the events it would stream: {result, events}.
 //
-//   import { precomputed } from "./precomputed.js";
+//   import { precomputed } from "../lib/precomputed.js";
 //   const stored = await precomputed.lookup("train", {algo, corpus, vocab_size, tie_break});
 //   // stored is {result, events} or null (not precomputed, or the files are missing)
 //
 // Arguments match when they have the same keys and values (undefined and null are left out),
 // whatever their order.
-const base = new URL("./precomputed/", import.meta.url);
+const base = new URL("../precomputed/", import.meta.url);
 let index = null;
 const files = new Map();
 

@@ -35,10 +35,18 @@ export function register(strings) {
 
 // t("train.merged", {pair: "u g", count: 20}) -> "Merged u + g (20 times)".
 // A missing key falls back to English, then to the key itself, so a gap is visible, not fatal.
+// A string may have plural forms, {one: "...", other: "..."}, chosen by the number `n`.
 export function t(key, params = {}, code = current) {
-  const text = catalogs[code]?.[key] ?? catalogs.en[key] ?? key;
+  const entry = catalogs[code]?.[key] ?? catalogs.en[key] ?? key;
+  const text = typeof entry === "string" ? entry : pluralForm(entry, params.n, code);
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     name in params ? formatValue(params[name], code) : whole);
+}
+
+const pluralRules = new Map();
+function pluralForm(forms, n, code) {
+  if (!pluralRules.has(code)) pluralRules.set(code, new Intl.PluralRules(locale(code)));
+  return forms[pluralRules.get(code).select(Number(n))] ?? forms.other;
 }
 
 function formatValue(value, code) {

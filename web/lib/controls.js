@@ -1,0 +1,38 @@
+// The form controls the encode, pipeline and compare views share (encode.css's enc-* classes).
+import { el } from "./dom.js";
+
+// <label class="enc-field …"><span class="enc-label">text</span>control</label>
+export function labelled(text, control, extraClass = "") {
+  const label = el("label", extraClass ? `enc-field ${extraClass}` : "enc-field");
+  label.append(el("span", "enc-label", text), control);
+  return label;
+}
+
+// A one-line text box.
+export function textInput(testid) {
+  const input = el("input", "enc-text");
+  input.type = "text";
+  input.spellcheck = false;
+  input.dataset.testid = testid;
+  return input;
+}
+
+// The line that says what the view is doing (loading, encoding, an error), read out politely.
+export function statusLine(testid) {
+  const status = el("p", "enc-status");
+  status.dataset.testid = testid;
+  status.setAttribute("role", "status");
+  return status;
+}
+
+export function option(value, text, disabled = false) {
+  const node = el("option", "", text);
+  node.value = value;
+  node.disabled = disabled;
+  return node;
+}
+
+// The manifest's presets as options; a preset whose file is missing is shown, disabled.
+export function presetOptions(presets) {
+  return (presets || []).map((p) => option(p.id, p.label, !p.file));
+}

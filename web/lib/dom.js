@@ -1,0 +1,40 @@
+// Building DOM nodes, the one way every module does it.
+//
+// No innerHTML anywhere: text goes in as textContent, so what a tokenizer or a user
+// typed can never become markup.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// <tag class=className>text</tag>; a null or undefined text leaves the node empty.
+export function el(tag, className = "", text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null && text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+// An SVG element with its attributes set (values turned into strings).
+export function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+// Skip unchanged text: rewriting it would still invalidate style and layout.
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+// A stylesheet added to the document's head once. `url` is resolved by the caller
+// (new URL("./x.css", import.meta.url)), so each module names its own file; the page's
+// CSP allows our own files.
+const loaded = new Set();
+export function loadCss(url) {
+  const href = String(url);
+  if (loaded.has(href)) return;
+  loaded.add(href);
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
+}

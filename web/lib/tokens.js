@@ -1,0 +1,243 @@
+// How a token is drawn: its colour, its visible markers, and a plain-words explanation.
+import { t } from "../i18n/index.js";
+import "../i18n/tokenize.js";
+import { el } from "./dom.js";
+
+// Same id, same hue; neighbouring ids land far apart on the colour wheel.
+export function hueOf(id) {
+  return Math.round((id * 137.50776) % 360);
+}
+
+// Byte-level BPE (GPT-2) stores bytes as printable characters; these are the
+// ones a learner meets most.
+const BYTE_LEVEL = { "Ġ": "space", "Ċ": "newline", "ĉ": "tab", "č": "return" };
+const LITERAL = { " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍" };
+const LITERAL_NAMES = { " ": "space", "\n": "newline", "\t": "tab", "\r": "return" };
+
+// What each mark means, in our own words (web/i18n/tokenize.js). The legend lists the ones on screen.
+const MARK_KEYS = {
+  "Ġ": "marks.byteSpace", "Ċ": "marks.byteNewline", "ĉ": "marks.byteTab", "▁": "marks.metaspace",
+  "##": "marks.continues", "<0x…>": "marks.byte", "special": "marks.special", "unknown": "marks.unknown",
+  "bytes": "marks.bytes", "␣": "marks.literal", "partial": "marks.partial",
+};
+export const MARKS = Object.keys(MARK_KEYS);
+
+export function markText(mark) {
+  return t(MARK_KEYS[mark]);
+}
+
+const BYTE_TOKEN = /^<0x[0-9A-Fa-f]{2}>$/;
+const UNKNOWN = new Set(["[UNK]", "<unk>", "<UNK>"]);
+
+// GPT-2's byte alphabet, read backwards: character -> the byte it stands for.
+// Printable bytes stand for themselves; the others were moved past U+00FF in order.
+const BYTE_OF = (() => {
+  const map = new Map();
+  let next = 256;
+  for (let b = 0; b < 256; b++) {
+    const printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
+    map.set(String.fromCharCode(printable ? b : next++), b);
+  }
+  return map;
+})();
+
+// The bytes a token spells, where the vocabulary works on bytes: byte-level
+// tokens (one character per byte) and <0xNN> byte-fallback tokens. Null otherwise.
+export function tokenBytes(token, { byteLevel = false } = {}) {
+  if (BYTE_TOKEN.test(token)) return [parseInt(token.slice(3, 5), 16)];
+  if (!byteLevel) return null;
+  const bytes = [];
+  for (const ch of token) {
+    const b = BYTE_OF.get(ch);
+    if (b === undefined) return null;
+    bytes.push(b);
+  }
+  return bytes;
+}
+
+// How many bytes the UTF-8 sequence that starts with byte b has (0: b cannot start one).
+function sequenceLength(b) {
+  if (b < 0x80) return 1;
+  if (b >= 0xc2 && b <= 0xdf) return 2;
+  if (b >= 0xe0 && b <= 0xef) return 3;
+  if (b >= 0xf0 && b <= 0xf4) return 4;
+  return 0;
+}
+
+// Bytes cut into whole characters and loose bytes: [{text} | {bytes}] in order.
+// Loose bytes are the pieces of a character that this token does not hold whole.
+export function utf8Runs(bytes) {
+  const runs = [];
+  const loose = (b) => {
+    const last = runs[runs.length - 1];
+    if (last && last.bytes) last.bytes.push(b);
+    else runs.push({ bytes: [b] });
+  };
+  for (let i = 0; i < bytes.length;) {
+    const n = sequenceLength(bytes[i]);
+    const whole = n > 0 && i + n <= bytes.length
+      && bytes.slice(i + 1, i + n).every((b) => (b & 0xc0) === 0x80);
+    if (!whole) {
+      loose(bytes[i]);
+      i += 1;
+      continue;
+    }
+    const text = new TextDecoder().decode(new Uint8Array(bytes.slice(i, i + n)));
+    const last = runs[runs.length - 1];
+    if (last && last.text !== undefined) last.text += text;
+    else runs.push({ text });
+    i += n;
+  }
+  return runs;
+}
+
+export const hexBytes = (bytes) => bytes.map((b) => b.toString(16).toUpperCase().padStart(2, "0")).join(" ");
+
+// True when a byte token holds part of a character (and so cannot be shown as text).
+export function isPartial(token, options) {
+  const bytes = tokenBytes(token, options);
+  return Boolean(bytes) && !BYTE_TOKEN.test(token) && utf8Runs(bytes).some((r) => r.bytes);
+}
+
+// Runs of neighbouring tokens whose bytes, together, make whole characters that
+// none of them holds alone: [{first, last, text}] over token indexes.
+export function byteJoins(tokens, optionsOf) {
+  const joins = [];
+  let open = null; // {first, bytes} while a character is incomplete
+  tokens.forEach((token, i) => {
+    const bytes = tokenBytes(token, optionsOf(i));
+    if (!bytes) { open = null; return; }
+    for (const b of bytes) {
+      if (open && (b & 0xc0) === 0x80) {
+        open.bytes.push(b);
+        if (open.bytes.length === open.need) {
+          if (open.first !== i) {
+            joins.push({ first: open.first, last: i,
+                         text: new TextDecoder().decode(new Uint8Array(open.bytes)) });
+          }
+          open = null;
+        }
+        continue;
+      }
+      const need = sequenceLength(b);
+      open = need > 1 ? { first: i, bytes: [b], need } : null;
+    }
+  });
+  return joins;
+}
+
+// Split a token string into pieces to draw: {text, mark} where mark names the
+// legend entry (null for ordinary text; "bytes" for text in a byte alphabet,
+// drawn plainly but explained). The pieces' texts, joined, are the token "as
+// shown" (literal whitespace drawn as ␣ ↵ ⇥ ␍).
+export function pieces(token, { special = false, model = "", unknown = false, byteLevel = false } = {}) {
+  const visible = token.replace(/[ \n\t\r]/g, (ch) => LITERAL[ch]);
+  if (special) return [{ text: visible, mark: UNKNOWN.has(token) ? "unknown" : "special" }];
+  if (unknown || UNKNOWN.has(token)) return [{ text: visible, mark: "unknown" }];
+  if (BYTE_TOKEN.test(token)) return [{ text: token, mark: "<0x…>" }];
+  if (byteLevel && isPartial(token, { byteLevel })) {
+    // Part of a character: whole characters as text, loose bytes as <E2 80>.
+    return utf8Runs(tokenBytes(token, { byteLevel })).map((run) => (run.bytes
+      ? { text: `<${hexBytes(run.bytes)}>`, mark: "partial" }
+      : { text: run.text.replace(/[ \n\t\r]/g, (ch) => LITERAL[ch]), mark: null }));
+  }
+  const out = [];
+  let rest = token;
+  if (model === "WordPiece" && rest.startsWith("##") && rest.length > 2) {
+    out.push({ text: "##", mark: "##" });
+    rest = rest.slice(2);
+  }
+  let plain = "";
+  const flush = () => {
+    if (plain) out.push({ text: plain, mark: byteLevel && /[^\x00-\x7e]/.test(plain) ? "bytes" : null });
+    plain = "";
+  };
+  for (const ch of rest) {
+    let mark = null;
+    let shownAs = ch;
+    if (ch === "▁") mark = "▁";
+    else if (byteLevel && ch in BYTE_LEVEL) mark = ch;
+    else if (ch in LITERAL) { mark = "␣"; shownAs = LITERAL[ch]; }
+    if (mark) {
+      flush();
+      out.push({ text: shownAs, mark });
+    } else plain += ch;
+  }
+  flush();
+  return out;
+}
+
+export function shown(token, options) {
+  return pieces(token, options).map((p) => p.text).join("");
+}
+
+// One sentence about a token, for the inspector line.
+export function explain(token, options) {
+  const parts = pieces(token, options);
+  const notes = [];
+  for (const p of parts) {
+    if (p.mark === "special") notes.push(t("note.special"));
+    else if (p.mark === "unknown") notes.push(t("note.unknown"));
+    else if (p.mark === "<0x…>") notes.push(t("note.byte", { hex: token.slice(3, 5).toUpperCase() }));
+    else if (p.mark === "##") notes.push(t("note.continues"));
+    else if (p.mark === "bytes") notes.push(t("note.bytes", { text: p.text }));
+    else if (p.mark === "partial") notes.push(t("note.partial", { hex: p.text.slice(1, -1) }));
+    else if (p.mark === "▁") notes.push(t("note.metaspace"));
+    else if (p.mark in BYTE_LEVEL) notes.push(t("note.is", { mark: p.mark, name: t(`name.${BYTE_LEVEL[p.mark]}`) }));
+    else if (p.mark === "␣") {
+      const raw = Object.keys(LITERAL).find((k) => LITERAL[k] === p.text);
+      notes.push(t("note.is", { mark: p.text, name: t(`name.${LITERAL_NAMES[raw]}`) }));
+    }
+  }
+  return [...new Set(notes)].join(t("note.sep"));
+}
+
+export function marksIn(parts) {
+  return parts.filter((p) => p.mark).map((p) => p.mark);
+}
+
+export function tokenOptions(info, id, { special = false } = {}) {
+  return {
+    special,
+    model: info?.model || "",
+    unknown: info?.unk_id !== null && info?.unk_id !== undefined && id === info.unk_id,
+    byteLevel: Boolean(info?.byte_level),
+  };
+}
+
+// A token drawn as the tokenize view draws it (style.css's .tok): coloured by id, markers visible.
+export function tokenChip(token, id, info, { testid = null, special = false } = {}) {
+  const chip = el("span", "tok");
+  if (testid) chip.dataset.testid = testid;
+  if (id !== null && id !== undefined) {
+    chip.dataset.tokenId = String(id);
+    chip.style.setProperty("--h", String(hueOf(id)));
+  }
+  chipBody(chip, token, tokenOptions(info, id, { special }));
+  return chip;
+}
+
+// A chip's text: a span.t with the markers in span.mark (style.css draws the id under it);
+// special and unknown tokens mark the chip itself. Returns the marks met, for a legend.
+export function chipBody(chip, token, options) {
+  const body = el("span", "t");
+  const marks = [];
+  for (const piece of pieces(token, options)) {
+    if (piece.mark) marks.push(piece.mark);
+    if (piece.mark === "special" || piece.mark === "unknown") {
+      chip.classList.add(piece.mark);
+      body.append(piece.text);
+    } else if (piece.mark === "partial") {
+      body.append(el("span", "mark partial", piece.text));
+    } else if (piece.mark && piece.mark !== "bytes") {
+      body.append(el("span", "mark", piece.text));
+    } else body.append(piece.text);
+  }
+  chip.append(body);
+  return marks;
+}
+
+// Spaces and line breaks inside a piece, made visible (the pre-tokenizer's ▁ and Ġ already are).
+export function visible(text) {
+  return String(text).replace(/[ \n\t\r]/g, (ch) => ({ " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍" })[ch]);
+}

@@ -1,0 +1,136 @@
+// Text and tokens, linked: pointing at (or moving the caret into) characters of the text
+// highlights their token, and pointing at or focusing a token highlights its characters;
+// the inspector line says what the highlighted token is.
+import { t } from "../../i18n/index.js";
+import { explain } from "../../lib/tokens.js";
+import { tokenOptions } from "./token-list.js";
+import "../../i18n/tokenize.js";
+
+const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity };
+
+export class TokenLinks {
+  // view: the tokenize view (its el, list, result, resultText, info, current, tokenLimit).
+  constructor(view) {
+    this.view = view;
+    this.highlighted = -1;
+  }
+
+  bind() {
+    const { text, tokens } = this.view.el;
+    for (const type of ["keyup", "click", "select"]) text.addEventListener(type, () => this.caretMoved());
+    text.addEventListener("mousemove", (event) => this.pointAtText(event));
+    text.addEventListener("mouseleave", () => this.caretMoved());
+    tokens.addEventListener("pointerover", (event) => {
+      const chip = event.target.closest("[data-testid=token]");
+      if (chip) this.highlight(Number(chip.dataset.index), { from: "token" });
+    });
+    tokens.addEventListener("pointerleave", () => {
+      const focused = document.activeElement;
+      if (tokens.contains(focused) && focused.dataset.index) this.highlight(Number(focused.dataset.index), {});
+      else this.highlight(-1);
+    });
+    tokens.addEventListener("focusin", (event) => {
+      const chip = event.target.closest("[data-testid=token]");
+      if (chip) this.highlight(Number(chip.dataset.index), { from: "token", reveal: true });
+    });
+    tokens.addEventListener("keydown", (event) => this.tokenKey(event));
+  }
+
+  segmentOf(index) {
+    return this.view.list.segmentOf(index, this.view.result.offsets);
+  }
+
+  highlight(index, { from = "", reveal = false } = {}) {
+    if (index === this.highlighted && !reveal) return;
+    const { list, result } = this.view;
+    const old = this.highlighted;
+    if (old >= 0) {
+      list.tokenAt(old)?.classList.remove("hl");
+      list.tokenAt(old)?.setAttribute("aria-selected", "false");
+      this.segmentOf(old)?.classList.remove("hl");
+    }
+    this.highlighted = index;
+    if (index < 0 || !result) {
+      this.view.el.inspector.textContent = t("tok.inspector");
+      return;
+    }
+    const chip = list.tokenAt(index);
+    chip?.classList.add("hl");
+    chip?.setAttribute("aria-selected", "true");
+    const seg = this.segmentOf(index);
+    seg?.classList.add("hl");
+    if (reveal && seg) this.revealInText(seg);
+    if (from === "text" && chip) this.revealToken(chip);
+    this.describe(index);
+  }
+
+  describe(index) {
+    const { result: r, resultText, info, current } = this.view;
+    const token = r.tokens[index];
+    const [s, e] = r.offsets[index];
+    const covered = resultText.slice(s, e);
+    const where = e > s
+      ? t("tok.covers", { start: s, end: e, text: JSON.stringify(covered) })
+      : t("tok.coversNone");
+    const note = explain(token, tokenOptions(r, index, info.get(current) || {}));
+    this.view.el.inspector.textContent =
+      t("tok.describe", { n: index + 1, total: r.ids.length, token: JSON.stringify(token), id: String(r.ids[index]), where }) +
+      (note ? t("tok.note", { note: `${note[0].toUpperCase()}${note.slice(1)}` }) : "") +
+      (this.view.list.tokenAt(index)?.title ? ` ${this.view.list.tokenAt(index).title}` : "");
+  }
+
+  revealInText(seg) {
+    const box = this.view.el.text;
+    const top = seg.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 24) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+    }
+  }
+
+  revealToken(chip) {
+    const list = this.view.el.tokens;
+    const top = chip.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - chip.offsetHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+    }
+  }
+
+  pointAtText(event) {
+    if (this.pointerFrame) return;
+    this.pointerFrame = requestAnimationFrame(() => {
+      this.pointerFrame = 0;
+      const seg = document.elementsFromPoint(event.clientX, event.clientY).find((node) => node.classList?.contains("seg"));
+      if (seg) this.highlight(Number(seg.dataset.index), { from: "text" });
+    });
+  }
+
+  caretMoved() {
+    const { result, el, tokenLimit } = this.view;
+    if (!result || document.activeElement !== el.text) return;
+    const caret = el.text.selectionStart;
+    const offsets = result.offsets;
+    const shown = Math.min(offsets.length, tokenLimit);
+    // The token whose span holds the caret (or the one that starts right at it).
+    let found = -1;
+    for (let i = 0; i < shown; i++) {
+      const [s, e] = offsets[i];
+      if (e > s && s <= caret && caret < e) { found = i; break; }
+      if (s > caret) break;
+    }
+    this.highlight(found, { from: "text" });
+  }
+
+  // Arrow keys, Home and End move the focus along the token list.
+  tokenKey(event) {
+    const chip = event.target.closest("[data-testid=token]");
+    if (!chip) return;
+    const all = this.view.el.tokens.querySelectorAll("[data-testid=token]");
+    const index = Number(chip.dataset.index);
+    if (!(event.key in MOVES)) return;
+    event.preventDefault();
+    const next = Math.max(0, Math.min(all.length - 1, index + MOVES[event.key]));
+    chip.tabIndex = -1;
+    all[next].tabIndex = 0;
+    all[next].focus();
+  }
+}

@@ -1,22 +1,54 @@
 """`Encoding`: the output of `Tokenizer.encode`, with HF's attributes and helpers.
 
-Every attribute is a plain list of the same length (one entry per token), so an
-Encoding costs a handful of lists, not one object per token. Truncation, merging
+Every attribute reads as a plain list of the same length (one entry per token).
+The tokenizer's fast path fills an Encoding compactly instead: ids and offsets in
+arrays of machine ints, the constant columns and the token strings described, not
+stored. Each attribute becomes its list the first time it is read (and stays one),
+so a caller who reads only `ids` of a 5 MB text never pays for a tuple per offset
+or a string per token. Truncation, merging
 (for pairs and templates) and padding follow the `tokenizers` crate step by step,
 because users compare `overflowing`, `sequence_ids` and `word_ids` with it.
 """
 from __future__ import annotations
 
+
 from .core.errors import SubwordLabError
 
 __all__ = ["Encoding"]
+
+_FIELDS = ("ids", "type_ids", "tokens", "word_ids", "offsets", "special_tokens_mask",
+           "attention_mask")
+
+
+class _Lazy:
+    """A column not built yet: `make()` returns its list."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        self.make = make
+
+
+def _column(slot):
+    """A property over the raw slot: lists pass through, an array or a _Lazy
+    becomes a list once and replaces itself."""
+    get_raw, set_raw = slot.__get__, slot.__set__
+
+    def fget(self):
+        value = get_raw(self)
+        if value.__class__ is not list:
+            value = value.make() if value.__class__ is _Lazy else list(value)
+            set_raw(self, value)
+        return value
+
+    return property(fget, set_raw)
 
 
 class Encoding:
     """Ids, tokens and alignments for one (possibly paired) input."""
 
-    __slots__ = ("ids", "type_ids", "tokens", "word_ids", "offsets",
-                 "special_tokens_mask", "attention_mask", "overflowing",
+    __slots__ = ("_ids", "_type_ids", "_tokens", "_word_ids", "_offsets",
+                 "_special_tokens_mask", "_attention_mask", "overflowing",
                  "sequence_ranges")
 
     def __init__(self, ids=None, type_ids=None, tokens=None, word_ids=None,
@@ -35,6 +67,33 @@ class Encoding:
         self.sequence_ranges = {} if sequence_ranges is None else sequence_ranges
 
     # -- construction ---------------------------------------------------------
+
+    @classmethod
+    def compact(cls, ids, type_id, starts, ends, word_ids, token_of):
+        """From arrays (ids, offset starts and ends, word ids: one entry per token)
+        and `token_of(ids)` -> the token strings; nothing per token is made until read."""
+        enc = cls.__new__(cls)
+        n = len(ids)
+        enc._ids = ids
+        enc._type_ids = _Lazy(lambda: [type_id] * n)
+        enc._tokens = _Lazy(lambda: token_of(ids))
+        enc._word_ids = word_ids
+        enc._offsets = _Lazy(lambda: list(zip(starts, ends)))
+        enc._special_tokens_mask = _Lazy(lambda: [0] * n)
+        enc._attention_mask = _Lazy(lambda: [1] * n)
+        enc.overflowing = []
+        enc.sequence_ranges = {}
+        return enc
+
+    def __getstate__(self):
+        state = {name: getattr(self, name) for name in _FIELDS}
+        state["overflowing"] = self.overflowing
+        state["sequence_ranges"] = self.sequence_ranges
+        return state
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            setattr(self, name, value)
 
     @classmethod
     def from_tokens(cls, tokens, type_id=0, word_ids=None):
@@ -79,7 +138,7 @@ class Encoding:
         return seq
 
     def __len__(self):
-        return len(self.ids)
+        return len(self._ids)  # a list or an array: no need to build the list
 
     def __repr__(self):
         return (f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, type_ids, tokens, "
@@ -186,7 +245,7 @@ class Encoding:
 
     def _become(self, other):
         for name in self.__slots__:
-            setattr(self, name, getattr(other, name))
+            setattr(self, name, getattr(other, name))  # raw slots: lazy columns stay lazy
 
     # -- merging ------------------------------------------------------------------
 
@@ -256,6 +315,11 @@ class Encoding:
             self.attention_mask = self.attention_mask + [0] * missing
             self.special_tokens_mask = self.special_tokens_mask + [1] * missing
             self.offsets = self.offsets + [(0, 0)] * missing
+
+
+for _name in _FIELDS:
+    setattr(Encoding, _name, _column(Encoding.__dict__["_" + _name]))
+del _name
 
 
 def _window_ranges(n, max_length, step, direction):

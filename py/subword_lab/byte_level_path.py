@@ -130,7 +130,7 @@ def _piece(s, a, b, shift, piece, word_index, encode_word, ids, starts, ends, wo
 def _token_strings(model, added):
     def make(ids):
         r = model.vocab_r
-        out = list(map(r.__getitem__, ids))
+        out = list(map(r.get, ids))
         for k, value in added.items():
             out[k] = value
         return out

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from array import array
+from itertools import accumulate as _accumulate, chain, repeat as _repeat
+from operator import add as _add, itemgetter
 
 from . import pre_tokenizers
 from .core import byte_level
@@ -20,11 +22,17 @@ from .models.bpe import BPE
 
 __all__ = ["plan", "encode"]
 
+_chain = chain.from_iterable
+_first, _second, _third = itemgetter(0), itemgetter(1), itemgetter(2)
+# Pieces shorter than this are cached per model, up to CACHE_CAPACITY of them.
+CACHE_MAX_CHARS = 64
+CACHE_CAPACITY = 100_000
 _ASCII = {b: c for b, c in byte_level.bytes_to_unicode().items() if b < 128}
 
 
 def plan(tok):
-    """(regex, model) when `tok` can take the fast path, else None."""
+    """(regex, model) when `tok` can take the fast path, else None. Checked on
+    every call (a few attribute reads): components can be changed in place."""
     model = tok._model
     if (type(model) is not BPE or model.dropout or model.continuing_subword_prefix
             or model.end_of_word_suffix or tok._normalizer is not None):
@@ -73,8 +81,7 @@ def encode(tok, plan_, text, type_id, word_index):
             return None
     ids, starts, ends, words = array("I"), array("I"), array("I"), array("i")
     added = {}  # token index -> text of an added token (its string is not the model's)
-    encode_word = model.encode_word
-    finditer = regex.finditer
+    cache = _piece_cache(model)
     piece = 0
     for split in splits:
         ns = split.normalized
@@ -90,41 +97,77 @@ def encode(tok, plan_, text, type_id, word_index):
                 words.append(piece if word_index is None else word_index)
             piece += 1
             continue
-        s = ns.normalized
-        shift = ns.original_shift
-        prev = 0
-        for m in finditer(s):
-            a, b = m.span()
-            if prev < a:
-                piece = _piece(s, prev, a, shift, piece, word_index, encode_word,
-                               ids, starts, ends, words)
-            if a < b:
-                piece = _piece(s, a, b, shift, piece, word_index, encode_word,
-                               ids, starts, ends, words)
-            prev = b
-        if prev < len(s):
-            piece = _piece(s, prev, len(s), shift, piece, word_index, encode_word,
-                           ids, starts, ends, words)
+        pieces, at = _pieces(regex, ns.normalized, ns.original_shift)
+        results = _piece_results(pieces, model, cache)
+        # From here on everything runs in C (map/chain/repeat), whatever the length:
+        # a cached piece costs no Python bytecode at all.
+        counts = list(map(len, map(_first, results)))
+        ids.extend(_chain(map(_first, results)))
+        bases = list(_chain(map(_repeat, at, counts)))
+        starts.extend(map(_add, bases, _chain(map(_second, results))))
+        ends.extend(map(_add, bases, _chain(map(_third, results))))
+        if word_index is None:
+            words.extend(_chain(map(_repeat, range(piece, piece + len(pieces)), counts)))
+        else:
+            words.extend(_repeat(word_index, len(bases)))
+        piece += len(pieces)
     return Encoding.compact(ids, type_id, starts, ends, words, _token_strings(model, added))
 
 
-def _piece(s, a, b, shift, piece, word_index, encode_word, ids, starts, ends, words):
-    text = s[a:b]
-    base = shift + a
+def _pieces(regex, s, shift):
+    """The pieces of an "isolated" split (matches and the gaps between them) and
+    where each starts in the original text."""
+    if not regex.groups:
+        pieces = regex.findall(s)
+        if sum(map(len, pieces)) == len(s):  # no gaps: positions are running sums
+            at = list(_accumulate(map(len, pieces), initial=shift))
+            at.pop()
+            return pieces, at
+    pieces, at, prev = [], [], 0
+    for m in regex.finditer(s):
+        a, b = m.span()
+        if prev < a:
+            pieces.append(s[prev:a]); at.append(shift + prev)
+        if a < b:
+            pieces.append(s[a:b]); at.append(shift + a)
+        prev = b
+    if prev < len(s):
+        pieces.append(s[prev:]); at.append(shift + prev)
+    return pieces, at
+
+
+def _piece_cache(model):
+    cache = getattr(model, "_piece_cache", None)
+    if cache is None:
+        cache = model._piece_cache = {}
+    return cache
+
+
+def _piece_results(pieces, model, cache):
+    """(ids, starts, ends) of every piece, offsets in characters of the piece."""
+    results = list(map(cache.get, pieces))
+    if None in results:
+        encode_word = model.encode_word
+        room = CACHE_CAPACITY - len(cache)
+        for k in [k for k, r in enumerate(results) if r is None]:
+            text = pieces[k]
+            r = results[k] = _piece_result(text, encode_word)
+            if room > 0 and len(text) < CACHE_MAX_CHARS:
+                cache[text] = r
+                room -= 1
+    return results
+
+
+def _piece_result(text, encode_word):
     if text.isascii():
-        pid, ps, pe = encode_word(text.translate(_ASCII))
-        starts.extend([base + x for x in ps])
-        ends.extend([base + x for x in pe])
-    else:
-        pid, ps, pe = encode_word(byte_level.encode_text(text))
-        char_of = []
-        for i, ch in enumerate(text):
-            char_of.extend([base + i] * len(ch.encode("utf-8", "surrogatepass")))
-        starts.extend([char_of[x] for x in ps])
-        ends.extend([char_of[x - 1] + 1 for x in pe])
-    ids.extend(pid)
-    words.extend([piece if word_index is None else word_index] * len(pid))
-    return piece + 1
+        return encode_word(text.translate(_ASCII))
+    ids, starts, ends = encode_word(byte_level.encode_text(text))
+    # Byte-level symbols stand for bytes; a token spans the characters its first
+    # and last bytes belong to (HF's alignments).
+    char_of = []
+    for i, ch in enumerate(text):
+        char_of.extend([i] * len(ch.encode("utf-8", "surrogatepass")))
+    return ids, tuple([char_of[x] for x in starts]), tuple([char_of[x - 1] + 1 for x in ends])
 
 
 def _token_strings(model, added):

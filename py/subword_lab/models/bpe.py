@@ -279,10 +279,11 @@ class BPE(Model):
 
     def clear_cache(self) -> None:
         self._cache.clear()
+        self.__dict__.pop("_piece_cache", None)  # the byte-level fast path's
 
     def resize_cache(self, capacity: int) -> None:
         self.cache_capacity = capacity
-        self._cache.clear()
+        self.clear_cache()
 
     # -- encoding -------------------------------------------------------------
 

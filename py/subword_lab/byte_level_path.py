@@ -27,6 +27,7 @@ _first, _second, _third = itemgetter(0), itemgetter(1), itemgetter(2)
 # Pieces shorter than this are cached per model, up to CACHE_CAPACITY of them.
 CACHE_MAX_CHARS = 64
 CACHE_CAPACITY = 100_000
+SLICE = 1 << 15  # pieces handled at once
 _ASCII = {b: c for b, c in byte_level.bytes_to_unicode().items() if b < 128}
 
 
@@ -74,6 +75,12 @@ def _has_byte_alphabet(model) -> bool:
 def encode(tok, plan_, text, type_id, word_index):
     """The Encoding of `text`, or None when a split needs the general path."""
     regex, model = plan_
+    if _no_added_token_in(tok.added_vocabulary, text):
+        # The usual case, without the general path's per-split objects.
+        pieces, at = _pieces(regex, text, 0)
+        ids, starts, ends, words = array("I"), array("I"), array("I"), array("i")
+        _fill(pieces, at, model, 0, word_index, ids, starts, ends, words)
+        return Encoding.compact(ids, type_id, starts, ends, words, _token_strings(model, None))
     pts = tok._extract_and_normalize(text, type_id, None)
     splits = pts.splits
     for split in splits:
@@ -81,7 +88,6 @@ def encode(tok, plan_, text, type_id, word_index):
             return None
     ids, starts, ends, words = array("I"), array("I"), array("I"), array("i")
     added = {}  # token index -> text of an added token (its string is not the model's)
-    cache = _piece_cache(model)
     piece = 0
     for split in splits:
         ns = split.normalized
@@ -98,20 +104,39 @@ def encode(tok, plan_, text, type_id, word_index):
             piece += 1
             continue
         pieces, at = _pieces(regex, ns.normalized, ns.original_shift)
-        results = _piece_results(pieces, model, cache)
+        piece = _fill(pieces, at, model, piece, word_index, ids, starts, ends, words)
+    return Encoding.compact(ids, type_id, starts, ends, words, _token_strings(model, added))
+
+
+def _no_added_token_in(added, text) -> bool:
+    if added.has_normalized:
+        return False
+    if not added.has_raw:
+        return True
+    found = added.find_matches(text, False)
+    return len(found) == 1 and found[0][0] is None
+
+
+def _fill(pieces, at, model, piece, word_index, ids, starts, ends, words):
+    """Append the tokens of `pieces` (starting at `at` in the text); returns the
+    next piece number. Big texts go in slices, to bound the lists in between."""
+    cache = _piece_cache(model)
+    for first in range(0, len(pieces), SLICE):
+        chunk = pieces[first:first + SLICE] if len(pieces) > SLICE else pieces
+        results = _piece_results(chunk, model, cache)
         # From here on everything runs in C (map/chain/repeat), whatever the length:
         # a cached piece costs no Python bytecode at all.
         counts = list(map(len, map(_first, results)))
         ids.extend(_chain(map(_first, results)))
-        bases = list(_chain(map(_repeat, at, counts)))
+        bases = list(_chain(map(_repeat, at[first:first + SLICE], counts)))
         starts.extend(map(_add, bases, _chain(map(_second, results))))
         ends.extend(map(_add, bases, _chain(map(_third, results))))
         if word_index is None:
-            words.extend(_chain(map(_repeat, range(piece, piece + len(pieces)), counts)))
+            words.extend(_chain(map(_repeat, range(piece, piece + len(chunk)), counts)))
         else:
             words.extend(_repeat(word_index, len(bases)))
-        piece += len(pieces)
-    return Encoding.compact(ids, type_id, starts, ends, words, _token_strings(model, added))
+        piece += len(chunk)
+    return piece
 
 
 def _pieces(regex, s, shift):
@@ -171,10 +196,21 @@ def _piece_result(text, encode_word):
 
 
 def _token_strings(model, added):
-    def make(ids):
-        r = model.vocab_r
-        out = list(map(r.get, ids))
-        for k, value in added.items():
-            out[k] = value
+    return _TokenStrings(model, added)
+
+
+class _TokenStrings:
+    """ids -> token strings, through the model's reverse vocabulary; added tokens
+    keep the text they matched."""
+
+    __slots__ = ("model", "added")
+
+    def __init__(self, model, added):
+        self.model, self.added = model, added
+
+    def __call__(self, ids):
+        out = list(map(self.model.vocab_r.get, ids))
+        if self.added:
+            for k, value in self.added.items():
+                out[k] = value
         return out
-    return make

@@ -21,23 +21,45 @@ _FIELDS = ("ids", "type_ids", "tokens", "word_ids", "offsets", "special_tokens_m
 
 
 class _Lazy:
-    """A column not built yet: `make()` returns its list."""
+    """A column not built yet: `make(*args)` returns its list."""
 
-    __slots__ = ("make",)
+    __slots__ = ("make", "args")
 
-    def __init__(self, make):
+    def __init__(self, make, *args):
         self.make = make
+        self.args = args
 
 
-def _column(slot):
-    """A property over the raw slot: lists pass through, an array or a _Lazy
-    becomes a list once and replaces itself."""
-    get_raw, set_raw = slot.__get__, slot.__set__
+
+
+# A column of a compact Encoding not built yet; `_source` holds what builds it.
+_PENDING = _Lazy(None)
+
+# column -> its list, from (type_id, starts, ends, token_of, ids)
+_BUILD = {
+    "type_ids": lambda src: [src[0]] * len(src[4]),
+    "tokens": lambda src: src[3](src[4]),
+    "offsets": lambda src: list(zip(src[1], src[2])),
+    "special_tokens_mask": lambda src: [0] * len(src[4]),
+    "attention_mask": lambda src: [1] * len(src[4]),
+}
+
+
+def _column(name, slot, source):
+    """A property over the raw slot: lists pass through; an array, a _Lazy or a
+    pending column becomes a list once and replaces itself."""
+    get_raw, set_raw, get_source = slot.__get__, slot.__set__, source.__get__
+    build = _BUILD.get(name)
 
     def fget(self):
         value = get_raw(self)
         if value.__class__ is not list:
-            value = value.make() if value.__class__ is _Lazy else list(value)
+            if value is _PENDING:
+                value = build(get_source(self))
+            elif value.__class__ is _Lazy:
+                value = value.make(*value.args)
+            else:
+                value = list(value)
             set_raw(self, value)
         return value
 
@@ -49,11 +71,12 @@ class Encoding:
 
     __slots__ = ("_ids", "_type_ids", "_tokens", "_word_ids", "_offsets",
                  "_special_tokens_mask", "_attention_mask", "overflowing",
-                 "sequence_ranges")
+                 "sequence_ranges", "_source")
 
     def __init__(self, ids=None, type_ids=None, tokens=None, word_ids=None,
                  offsets=None, special_tokens_mask=None, attention_mask=None,
                  overflowing=None, sequence_ranges=None):
+        self._source = None
         self.ids = [] if ids is None else ids
         n = len(self.ids)
         self.type_ids = [0] * n if type_ids is None else type_ids
@@ -73,14 +96,11 @@ class Encoding:
         """From arrays (ids, offset starts and ends, word ids: one entry per token)
         and `token_of(ids)` -> the token strings; nothing per token is made until read."""
         enc = cls.__new__(cls)
-        n = len(ids)
         enc._ids = ids
-        enc._type_ids = _Lazy(lambda: [type_id] * n)
-        enc._tokens = _Lazy(lambda: token_of(ids))
         enc._word_ids = word_ids
-        enc._offsets = _Lazy(lambda: list(zip(starts, ends)))
-        enc._special_tokens_mask = _Lazy(lambda: [0] * n)
-        enc._attention_mask = _Lazy(lambda: [1] * n)
+        enc._type_ids = enc._tokens = enc._offsets = _PENDING
+        enc._special_tokens_mask = enc._attention_mask = _PENDING
+        enc._source = (type_id, starts, ends, token_of, ids)
         enc.overflowing = []
         enc.sequence_ranges = {}
         return enc
@@ -318,7 +338,8 @@ class Encoding:
 
 
 for _name in _FIELDS:
-    setattr(Encoding, _name, _column(Encoding.__dict__["_" + _name]))
+    setattr(Encoding, _name, _column(_name, Encoding.__dict__["_" + _name],
+                                     Encoding.__dict__["_source"]))
 del _name
 
 

@@ -1,7 +1,7 @@
 """The fast encode path for byte-level BPE (GPT-2, tiktoken files, Llama 3, Qwen, ...).
 
 When nothing needs the general pipeline's per-piece objects (no events asked for,
-no normalizer, a pre-tokenizer that is just "split with one regex, then bytes",
+no normalizer or only Unicode forms the text is already in, a pre-tokenizer that is just "split with one regex, then bytes",
 a BPE model without dropout or affixes), a text is encoded straight from regex
 matches: each piece is turned into byte-level characters, the model gives its
 ids and spans (`BPE.encode_word`, cached per word), and the Encoding is filled
@@ -11,11 +11,12 @@ tests/python/test_byte_level_path.py compares the two.
 from __future__ import annotations
 
 import re
+import unicodedata
 from array import array
 from itertools import accumulate as _accumulate, chain, repeat as _repeat
 from operator import add as _add, itemgetter
 
-from . import pre_tokenizers
+from . import normalizers, pre_tokenizers
 from .core import byte_level
 from .encoding import Encoding
 from .models.bpe import BPE
@@ -36,12 +37,37 @@ def plan(tok):
     every call (a few attribute reads): components can be changed in place."""
     model = tok._model
     if (type(model) is not BPE or model.dropout or model.continuing_subword_prefix
-            or model.end_of_word_suffix or tok._normalizer is not None):
+            or model.end_of_word_suffix):
         return None
+    forms = _unicode_forms(tok._normalizer)
     regex = _split_regex(tok.pre_tokenizer)
-    if regex is None or not _has_byte_alphabet(model):
+    if forms is None or regex is None or not _has_byte_alphabet(model):
         return None
-    return regex, model
+    return regex, model, forms
+
+
+_FORMS = {normalizers.NFC: "NFC", normalizers.NFD: "NFD", normalizers.NFKC: "NFKC",
+          normalizers.NFKD: "NFKD"}
+
+
+def _unicode_forms(normalizer):
+    """The Unicode forms a normalizer applies (none for no normalizer), or None when
+    it does anything else. A text already in those forms is left as it is, so the
+    fast path can take it (checked per text by unicodedata.is_normalized, in C)."""
+    if normalizer is None:
+        return ()
+    form = _FORMS.get(type(normalizer))
+    if form is not None:
+        return (form,)
+    if type(normalizer) is normalizers.Sequence:
+        forms = ()
+        for inner in normalizer.normalizers:
+            more = _unicode_forms(inner)
+            if more is None:
+                return None
+            forms += more
+        return forms
+    return None
 
 
 def _split_regex(pre):
@@ -74,7 +100,10 @@ def _has_byte_alphabet(model) -> bool:
 
 def encode(tok, plan_, text, type_id, word_index):
     """The Encoding of `text`, or None when a split needs the general path."""
-    regex, model = plan_
+    regex, model, forms = plan_
+    for form in forms:
+        if not text.isascii() and not unicodedata.is_normalized(form, text):
+            return None
     if _no_added_token_in(tok.added_vocabulary, text):
         # The usual case, without the general path's per-split objects.
         pieces, at = _pieces(regex, text, 0)

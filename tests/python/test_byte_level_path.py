@@ -88,6 +88,21 @@ def test_botchan_lines_equal_tokenizers(hf_pair, botchan_lines):
         assert (got.ids, got.offsets, got.word_ids) == (want.ids, want.offsets, want.word_ids)
 
 
+@pytest.mark.parametrize("text", TEXTS + ["ﬁne ①②", "e\u0301 vs é", "Å"])
+def test_unicode_form_normalizers(hf_pair, tmp_path, text):
+    """NFKC/NFC normalizers: the fast path takes texts already normalized, the
+    general path the rest; both agree with tokenizers."""
+    hf, _ = hf_pair
+    hf = tokenizers.Tokenizer.from_str(hf.to_str())
+    hf.normalizer = tokenizers.normalizers.Sequence([tokenizers.normalizers.NFKC(),
+                                                     tokenizers.normalizers.NFC()])
+    ours = subword_lab.Tokenizer.from_str(hf.to_str())
+    assert byte_level_path.plan(ours) is not None
+    want, got = hf.encode(text), ours.encode(text)
+    for name in FIELDS:
+        assert getattr(got, name) == getattr(want, name), name
+
+
 def test_pairs_and_pretokenized(gpt2):
     got = gpt2.encode("first part", "second part")
     assert _fields(got) == _fields(_general(gpt2, "first part", "second part"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core import byte_level
+from ..models.bpe import merges_from_ranks  # noqa: F401 - re-exported: io callers look here
 
 __all__ = ["merges_from_ranks", "rank_by_product", "tiktoken_merges"]
 
@@ -38,13 +39,3 @@ def rank_by_product(bpe, merges) -> None:
     bpe._build_merges([(a, b) for a, b, _ in merges], [rank for _, _, rank in merges])
     bpe.clear_cache()
 
-
-def merges_from_ranks(ranks: dict) -> list:
-    """The merge list of a rank-mode BPE (token text -> rank), for saving it as
-    tokenizer.json: every split of a token into two ranked tokens, ordered by the
-    rank of the token made, then of its left part (as tiktoken_merges)."""
-    merges = [(rank, ranks[left], left, right)
-              for token, rank in ranks.items() for cut in range(1, len(token))
-              if (left := token[:cut]) in ranks and (right := token[cut:]) in ranks]
-    merges.sort()
-    return [(left, right) for _, _, left, right in merges]

@@ -120,6 +120,17 @@ def _shifted_offsets(word, starts, ends, keep, unk_bytes):
     return out_starts, out_ends
 
 
+def merges_from_ranks(ranks: dict) -> list:
+    """The merge list of a rank-mode BPE (token text -> rank), for saving it as
+    tokenizer.json: every split of a token into two ranked tokens, ordered by the
+    rank of the token made, then of its left part (as io.ranked_merges does)."""
+    merges = [(rank, ranks[left], left, right)
+              for token, rank in ranks.items() for cut in range(1, len(token))
+              if (left := token[:cut]) in ranks and (right := token[cut:]) in ranks]
+    merges.sort()
+    return [(left, right) for _, _, left, right in merges]
+
+
 def _ranked_short(word, ranks) -> list:
     """Symbol boundaries after rank-mode merging, by rescanning a list of pair
     ranks (O(n^2) but in C: the fastest way for short words)."""
@@ -271,7 +282,6 @@ class BPE(Model):
     def merges(self) -> list:
         """The merges in rank order, as (left, right) strings."""
         if self._ranks is not None:
-            from ..io.ranked_merges import merges_from_ranks  # only to_dict needs it
             return merges_from_ranks(self._ranks)
         ranked = sorted(self._merges.items(), key=lambda kv: kv[1][0])
         r = self.vocab_r

@@ -33,7 +33,7 @@ _ASCII = {b: c for b, c in byte_level.bytes_to_unicode().items() if b < 128}
 
 
 def plan(tok):
-    """(regex, model) when `tok` can take the fast path, else None. Checked on
+    """(regexes, model, unicode forms) when `tok` can take the fast path, else None. Checked on
     every call (a few attribute reads): components can be changed in place."""
     model = tok._model
     if (type(model) is not BPE or model.dropout or model.continuing_subword_prefix
@@ -71,21 +71,29 @@ def _unicode_forms(normalizer):
 
 
 def _split_regex(pre):
-    """The one regex a byte-level pre-tokenizer splits with ("isolated"), or None."""
+    """The regexes a byte-level pre-tokenizer splits with, one after the other
+    ("isolated" each), or None when it does something else."""
     bl = pre_tokenizers.ByteLevel
     if type(pre) is bl:
         if pre.use_regex and not pre.add_prefix_space:
             regex = byte_level.gpt2_regex()
-            return regex if type(regex) is re.Pattern else None
+            return (regex,) if type(regex) is re.Pattern else None
         return None
-    if type(pre) is not pre_tokenizers.Sequence or len(pre.pretokenizers) != 2:
+    if type(pre) is not pre_tokenizers.Sequence or len(pre.pretokenizers) < 2:
         return None
-    split, last = pre.pretokenizers
-    if (type(split) is not pre_tokenizers.Split or split.behavior != "isolated" or split.invert
-            or type(last) is not bl or last.use_regex or last.add_prefix_space):
+    *splits, last = pre.pretokenizers
+    if type(last) is not bl or last.use_regex or last.add_prefix_space:
         return None
-    regex = getattr(split, "_compiled", None)
-    return regex if type(regex) is re.Pattern else None
+    regexes = []
+    for split in splits:
+        if (type(split) is not pre_tokenizers.Split or split.behavior != "isolated"
+                or split.invert):
+            return None
+        regex = getattr(split, "_compiled", None)
+        if type(regex) is not re.Pattern:
+            return None
+        regexes.append(regex)
+    return tuple(regexes)
 
 
 def _has_byte_alphabet(model) -> bool:
@@ -100,13 +108,13 @@ def _has_byte_alphabet(model) -> bool:
 
 def encode(tok, plan_, text, type_id, word_index):
     """The Encoding of `text`, or None when a split needs the general path."""
-    regex, model, forms = plan_
+    regexes, model, forms = plan_
     for form in forms:
         if not text.isascii() and not unicodedata.is_normalized(form, text):
             return None
     if _no_added_token_in(tok.added_vocabulary, text):
         # The usual case, without the general path's per-split objects.
-        pieces, at = _pieces(regex, text, 0)
+        pieces, at = _pieces(regexes, text, 0)
         ids, starts, ends, words = array("I"), array("I"), array("I"), array("i")
         _fill(pieces, at, model, 0, word_index, ids, starts, ends, words)
         return Encoding.compact(ids, type_id, starts, ends, words, _token_strings(model, None))
@@ -132,7 +140,7 @@ def encode(tok, plan_, text, type_id, word_index):
                 words.append(piece if word_index is None else word_index)
             piece += 1
             continue
-        pieces, at = _pieces(regex, ns.normalized, ns.original_shift)
+        pieces, at = _pieces(regexes, ns.normalized, ns.original_shift)
         piece = _fill(pieces, at, model, piece, word_index, ids, starts, ends, words)
     return Encoding.compact(ids, type_id, starts, ends, words, _token_strings(model, added))
 
@@ -168,7 +176,21 @@ def _fill(pieces, at, model, piece, word_index, ids, starts, ends, words):
     return piece
 
 
-def _pieces(regex, s, shift):
+def _pieces(regexes, s, shift):
+    """The pieces of "isolated" splits by each regex in turn, and where each
+    piece starts in the original text."""
+    pieces, at = _split_once(regexes[0], s, shift)
+    for regex in regexes[1:]:
+        more, more_at = [], []
+        for text, start in zip(pieces, at):
+            sub, sub_at = _split_once(regex, text, start)
+            more += sub
+            more_at += sub_at
+        pieces, at = more, more_at
+    return pieces, at
+
+
+def _split_once(regex, s, shift):
     """The pieces of an "isolated" split (matches and the gaps between them) and
     where each starts in the original text."""
     if not regex.groups:

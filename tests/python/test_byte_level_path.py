@@ -103,6 +103,26 @@ def test_unicode_form_normalizers(hf_pair, tmp_path, text):
         assert getattr(got, name) == getattr(want, name), name
 
 
+DEEPSEEK_LIKE = [r"\p{N}{1,3}", "[\u4e00-\u9fa5\u3040-\u309f\u30a0-\u30ff]+",
+                 r"[!-/:-@\[-`{-~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+"
+                 r"| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"]
+
+
+@pytest.mark.parametrize("text", TEXTS + ["東京タワー12345は 2024年", "x1234567y"])
+def test_several_splits(hf_pair, text):
+    """Several Splits before ByteLevel (DeepSeek's shape) run one after the other."""
+    hf, _ = hf_pair
+    hf = tokenizers.Tokenizer.from_str(hf.to_str())
+    hf.pre_tokenizer = hf_pre.Sequence(
+        [hf_pre.Split(tokenizers.Regex(p), "isolated") for p in DEEPSEEK_LIKE]
+        + [hf_pre.ByteLevel(add_prefix_space=False, use_regex=False)])
+    ours = subword_lab.Tokenizer.from_str(hf.to_str())
+    assert len(byte_level_path.plan(ours)[0]) == 3
+    want, got = hf.encode(text), ours.encode(text)
+    for name in FIELDS:
+        assert getattr(got, name) == getattr(want, name), name
+
+
 def test_pairs_and_pretokenized(gpt2):
     got = gpt2.encode("first part", "second part")
     assert _fields(got) == _fields(_general(gpt2, "first part", "second part"))

@@ -12,6 +12,7 @@ import contextlib
 import json
 from pathlib import Path
 
+from . import byte_level_path as _byte_level_path
 from . import decoders as _decoders
 from . import models as _models
 from . import normalizers as _normalizers
@@ -295,6 +296,13 @@ class Tokenizer:
         return merged
 
     def _encode_text(self, text, type_id, word_index, on_event):
+        if on_event is None:
+            # Byte-level BPE without events: straight from regex matches to arrays.
+            fast = _byte_level_path.plan(self)
+            if fast is not None:
+                encoding = _byte_level_path.encode(self, fast, text, type_id, word_index)
+                if encoding is not None:
+                    return encoding
         if on_event is not None:
             on_event({"type": "input", "sequence": type_id, "text": text})
         pts = self._extract_and_normalize(text, type_id, on_event)

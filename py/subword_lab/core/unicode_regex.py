@@ -275,6 +275,15 @@ class _Translator:
 
     def _escape_set(self, ch: str, outer: bool = False):
         """Escapes that stand for a set of characters (or one): ranges, else None."""
+        found = self._escape_set_parts(ch, outer)
+        if found is None:
+            return None
+        ranges, negated = found
+        return complement(ranges) if negated else ranges
+
+    def _escape_set_parts(self, ch: str, outer: bool = False):
+        """Like _escape_set, but as (positive ranges, negated?): a negation must stay
+        outermost so that case-insensitive matching folds before it negates."""
         p = self.p
         if ch in "pP":
             if self.i < len(p) and p[self.i] == "{":
@@ -289,8 +298,7 @@ class _Translator:
             else:
                 raise self.error("incomplete \\p")
             negated = name.startswith("^")
-            ranges = list(property_set(name.lstrip("^")))
-            return complement(ranges) if (ch == "P") != negated else ranges
+            return list(property_set(name.lstrip("^"))), (ch == "P") != negated
         low = ch.lower()
         if low == "s":
             ranges = list(WHITE_SPACE)
@@ -302,7 +310,7 @@ class _Translator:
             ranges = list(_POSIX["xdigit"])
         else:
             return None
-        return complement(ranges) if ch.isupper() else ranges
+        return ranges, ch.isupper()
 
     def _word_flavor(self, outer: bool) -> str:
         # Oniguruma's bare \w (outside brackets) differs from its \w inside them.
@@ -370,6 +378,11 @@ class _Translator:
 
     def _class_body(self) -> list:
         """Parse after '[' up to and including ']'; returns the ranges it matches."""
+        acc, negate = self._class_parts()
+        return complement(acc) if negate else acc
+
+    def _class_parts(self):
+        """Parse after '[' up to and including ']': (positive ranges, negated?)."""
         p = self.p
         negate = False
         if self.i < len(p) and p[self.i] == "^":
@@ -402,8 +415,7 @@ class _Translator:
                     raise self.error("bad range in character class")
                 ranges = [(cp, hi)]
             acc.extend(ranges)
-        acc = normalize(acc)
-        return complement(acc) if negate else acc
+        return normalize(acc), negate
 
     def _class_rest(self) -> list:
         """The right operand of && or --: the rest of the class, as an implicit class."""
@@ -451,7 +463,8 @@ class _Translator:
             if ch == "\\":
                 parts.append(self._outer_escape())
             elif ch == "[":
-                parts.append(class_text(self._class_body()))
+                ranges, negate = self._class_parts()
+                parts.append(class_text(ranges, negate))
             elif ch == "(":
                 text, flags = self._group()
                 if flags is None:
@@ -493,9 +506,9 @@ class _Translator:
             raise self.error("trailing backslash")
         esc = p[self.i]
         self.i += 1
-        ranges = self._escape_set(esc, outer=True)
-        if ranges is not None:
-            return class_text(ranges)
+        found = self._escape_set_parts(esc, outer=True)
+        if found is not None:
+            return class_text(*found)
         if esc in "bB":
             word = class_text(list(word_set(self._word_flavor(True))))
             if esc == "b":

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .. import decoders, models, pre_tokenizers
 from ..added_vocabulary import AddedToken
-from ..core import byte_level
+from ..core import byte_level, regex_guard
 from ..core.errors import SubwordLabError
 from ..tokenizer import Tokenizer
 from .files import check_options, read_text, with_path
@@ -82,7 +82,11 @@ def load_tiktoken(path, **options) -> Tokenizer:
     if not isinstance(specials, dict):
         raise SubwordLabError("expected a {token: id} mapping", path=path,
                               field="special_tokens")
-    return with_path(path, lambda: _tiktoken(ranks, pattern, specials))
+    tok = with_path(path, lambda: _tiktoken(ranks, pattern, specials))
+    for step in getattr(tok.pre_tokenizer, "pretokenizers", ()):
+        if isinstance(getattr(step, "_compiled", None), regex_guard.GuardedRegex):
+            step._compiled.label(path)  # its errors name the file and "pattern"
+    return tok
 
 
 def _tiktoken(ranks, pattern, specials):
@@ -109,8 +113,12 @@ def _tiktoken_pre_tokenizer(pattern):
         return pre_tokenizers.from_dict({"type": "ByteLevel", "add_prefix_space": False,
                                          "trim_offsets": True, "use_regex": True})
     regex = byte_level.TIKTOKEN_PATTERNS.get(pattern, pattern)
-    return pre_tokenizers.from_dict({"type": "Sequence", "pretokenizers": [
-        {"type": "Split", "pattern": {"Regex": regex}, "behavior": "Isolated",
-         "invert": False},
-        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
-         "use_regex": False}]})
+    # tiktoken's engine is fancy-regex, not Oniguruma: `\p{N}{1,3}+` is possessive
+    # there (digit runs split in threes) and `$` ends the text.
+    try:
+        split = pre_tokenizers.Split(pre_tokenizers.Regex(regex), "Isolated", False,
+                                     flavor="fancy")
+    except SubwordLabError as exc:
+        raise SubwordLabError(exc.reason, field="pattern") from None
+    split._compiled.label(field="pattern")
+    return pre_tokenizers.Sequence([split, pre_tokenizers.ByteLevel(False, True, False)])

@@ -72,14 +72,14 @@ class GuardedRegex:
     """A compiled user pattern with a bounded running time; quacks like re.Pattern
     for what the pipeline uses (finditer, sub, findall, search, match)."""
 
-    __slots__ = ("compiled", "source", "path", "field", "_cheap_length")
+    __slots__ = ("compiled", "source", "path", "field", "cheap_length")
 
     def __init__(self, compiled: re.Pattern, source: str, degree: float, field: str):
         self.compiled = compiled
         self.source = source
         self.path = None
         self.field = field
-        self._cheap_length = int(_CHEAP_STEPS ** (1.0 / (degree + 1)))
+        self.cheap_length = int(_CHEAP_STEPS ** (1.0 / (degree + 1)))
 
     @property
     def pattern(self):
@@ -101,27 +101,27 @@ class GuardedRegex:
             self.field = field
 
     def finditer(self, text, *args):
-        if len(text) <= self._cheap_length:
+        if len(text) <= self.cheap_length:
             return self.compiled.finditer(text, *args)
         return iter(self._bounded(lambda: list(self.compiled.finditer(text, *args)), len(text)))
 
     def findall(self, text, *args):
-        if len(text) <= self._cheap_length:
+        if len(text) <= self.cheap_length:
             return self.compiled.findall(text, *args)
         return self._bounded(lambda: self.compiled.findall(text, *args), len(text))
 
     def sub(self, repl, text, count=0):
-        if len(text) <= self._cheap_length:
+        if len(text) <= self.cheap_length:
             return self.compiled.sub(repl, text, count)
         return self._bounded(lambda: self.compiled.sub(repl, text, count), len(text))
 
     def search(self, text, *args):
-        if len(text) <= self._cheap_length:
+        if len(text) <= self.cheap_length:
             return self.compiled.search(text, *args)
         return self._bounded(lambda: self.compiled.search(text, *args), len(text))
 
     def match(self, text, *args):
-        if len(text) <= self._cheap_length:
+        if len(text) <= self.cheap_length:
             return self.compiled.match(text, *args)
         return self._bounded(lambda: self.compiled.match(text, *args), len(text))
 

@@ -292,7 +292,7 @@ class _Translator:
                     raise self.error("unclosed \\p{")
                 name, self.i = p[self.i + 1:end], end + 1
             elif self.flavor == "onig":
-                return [(ord(ch), ord(ch))]  # Ruby has no \pL shorthand: a plain "p"
+                return [(ord(ch), ord(ch))], False  # Ruby has no \pL shorthand: a plain "p"
             elif self.i < len(p):
                 name, self.i = p[self.i], self.i + 1
             else:

@@ -1,4 +1,4 @@
-"""The course's BPE numbers (../shared/course/README.md), from our own pre-tokenizer
+"""The course's BPE numbers (the Hugging Face course's tokenizer chapter), from our own pre-tokenizer
 and trainer: GPT-2 ByteLevel without prefix space, <|endoftext|>, vocab size 50."""
 from __future__ import annotations
 

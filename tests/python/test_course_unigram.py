@@ -1,4 +1,4 @@
-"""The Hugging Face course's Unigram numbers (../shared/course/README.md), exactly.
+"""The Unigram numbers of the Hugging Face course's tokenizer chapter, exactly.
 
 The course trains on four sentences pre-tokenized as XLNet does (WhitespaceSplit
 then Metaspace) with its simplified trainer: UnigramTrainer(method="exact").

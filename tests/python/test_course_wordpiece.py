@@ -1,4 +1,4 @@
-"""The course's WordPiece numbers (../shared/course/README.md): BERT's
+"""The course's WordPiece numbers (the Hugging Face course's tokenizer chapter): BERT's
 pre-tokenizer on the sentence corpus, vocab size 70, ties by first occurrence,
 and the toy corpus. Scores are recomputed here as Fractions from the trainer's
 own initial splits, then checked against the README."""

@@ -18,9 +18,11 @@ from bisect import bisect_right
 
 from .. import __version__
 from ..core.errors import SubwordLabError
+from .registry import REGISTRY
+from .train import corpus_info, train  # noqa: F401  (the training views)
+from .unigram import course_toy_unigram, unigram_nbest  # noqa: F401  (the Unigram views)
+from .views import open_toy  # noqa: F401  (views: pipeline, encode, compare)
 
-_TOKENIZERS: dict = {}
-_INFO: dict = {}
 _SUPPORTED = (".json", ".txt", ".tiktoken", ".model")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
@@ -48,37 +50,6 @@ def _plain(tokenizer):
     return tokenizer
 
 
-def _model_kind(tokenizer) -> str:
-    model = getattr(tokenizer, "model", None)
-    return type(model).__name__ if model is not None else "unknown"
-
-
-def _vocab_size(tokenizer):
-    try:
-        return tokenizer.get_vocab_size(with_added_tokens=True)
-    except TypeError:
-        return tokenizer.get_vocab_size()
-
-
-def _unk_id(tokenizer):
-    """The id of the model's unknown token, if it has one (the page marks it)."""
-    model = getattr(tokenizer, "model", None)
-    unk = getattr(model, "unk_id", None)
-    if isinstance(unk, int):
-        return unk
-    token = getattr(model, "unk_token", None)
-    if isinstance(token, str):
-        return tokenizer.token_to_id(token)
-    return None
-
-
-def _byte_level(tokenizer) -> bool:
-    """True when tokens are spelled in GPT-2's byte alphabet (one character per byte)."""
-    parts = [getattr(tokenizer, "pre_tokenizer", None), getattr(tokenizer, "decoder", None)]
-    text = json.dumps([p.to_dict() for p in parts if p is not None and hasattr(p, "to_dict")])
-    return '"ByteLevel"' in text
-
-
 def open_path(key: str, path: str, name: str | None = None) -> str:
     """Load a tokenizer file with subword_lab.load and keep it under `key`."""
     from ..io.loaders import load  # lazy: keeps `import subword_lab.web.api` cheap
@@ -89,12 +60,7 @@ def open_path(key: str, path: str, name: str | None = None) -> str:
         raise SubwordLabError(
             "unsupported file type; open a tokenizer.json, vocab.txt, .tiktoken or "
             "sentencepiece .model file", path=name)
-    tokenizer = _plain(load(path))
-    _TOKENIZERS[key] = tokenizer
-    _INFO[key] = {"key": key, "name": name, "model": _model_kind(tokenizer),
-                  "vocab_size": _vocab_size(tokenizer), "unk_id": _unk_id(tokenizer),
-                  "byte_level": _byte_level(tokenizer)}
-    return json.dumps(_INFO[key])
+    return json.dumps(REGISTRY.add(key, name, _plain(load(path))))
 
 
 def open_bytes(key: str, name: str, data) -> str:
@@ -116,9 +82,7 @@ def open_bytes(key: str, name: str, data) -> str:
 
 
 def describe(key: str) -> str:
-    if key not in _INFO:
-        raise SubwordLabError(f"no tokenizer named {key!r} is open")
-    return json.dumps(_INFO[key])
+    return json.dumps(REGISTRY.info(key))
 
 
 def _utf16_offsets(text: str, offsets):
@@ -135,10 +99,7 @@ def _utf16_offsets(text: str, offsets):
 
 def encode_text(key: str, text: str) -> dict:
     """Encode `text` with the tokenizer under `key`: ids, tokens, offsets, special mask."""
-    tokenizer = _TOKENIZERS.get(key)
-    if tokenizer is None:
-        raise SubwordLabError(f"no tokenizer named {key!r} is open")
-    encoding = tokenizer.encode(text)
+    encoding = REGISTRY.get(key).encode(text)
     special = list(getattr(encoding, "special_tokens_mask", None) or [0] * len(encoding.ids))
     return {
         "ids": list(encoding.ids),
@@ -181,9 +142,7 @@ def trace_encode(args_json: str, emit) -> str:
     The worker batches what `emit` receives (the `call` command in worker.js).
     """
     args = json.loads(args_json)
-    tokenizer = _TOKENIZERS.get(args.get("key"))
-    if tokenizer is None:
-        raise SubwordLabError(f"no tokenizer named {args.get('key')!r} is open")
+    tokenizer = REGISTRY.get(args.get("key"))
     text = str(args.get("text", ""))
     count = 0
 
@@ -196,6 +155,3 @@ def trace_encode(args_json: str, emit) -> str:
     return json.dumps({"ids": list(encoding.ids), "tokens": list(encoding.tokens),
                        "offsets": _utf16_offsets(text, encoding.offsets), "events": count},
                       ensure_ascii=False)
-from .unigram import course_toy_unigram, unigram_nbest  # noqa: E402,F401  (the Unigram views)
-from .train import train, corpus_info  # noqa: E402,F401  (the training views)
-from .views import open_toy  # noqa: E402,F401  (views: pipeline, encode, compare)

@@ -6,7 +6,7 @@ holding the trained tokenizer.json and a short summary. Cancelling is the page's
 job: it runs training in a worker of its own and terminates it.
 
 The course presets are configured exactly as the course trains them, so the
-numbers in ../shared/course/README.md come out on screen:
+numbers of the Hugging Face course's tokenizer chapter come out on screen:
 - BPE: GPT-2's ByteLevel without a prefix space, special `<|endoftext|>`, vocab 50;
 - WordPiece: BERT's pre-tokenizer, specials [PAD] [UNK] [CLS] [SEP] [MASK], vocab 70;
 - Unigram: WhitespaceSplit + Metaspace (as XLNet), the course's exact trainer, vocab 100;
@@ -18,9 +18,9 @@ import json
 import time
 
 from ..core.errors import SubwordLabError
+from .course import TOY_WORDS
 
 ALGOS = ("bpe", "wordpiece", "unigram")
-TOY_WORDS = [("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5)]
 COURSE_SENTENCES = [
     "This is the Hugging Face Course.",
     "This chapter is about tokenization.",

@@ -2,7 +2,7 @@
 
 - `course_toy_unigram`: the Hugging Face course's toy Unigram model (every strict
   substring of the toy words, scored log(frequency / total)), registered in
-  web.api's tokenizer table under "course-toy-unigram" so the encode view can
+  the facade's registry under "course-toy-unigram" so the encode view can
   trace it like any preset.
 - `unigram_nbest`: the n best segmentations of one word with their scores and
   probabilities, for the lattice view's last steps.
@@ -16,9 +16,10 @@ import json
 import math
 
 from ..core.errors import SubwordLabError
+from .course import TOY_WORDS as COURSE_TOY_WORDS
+from .registry import REGISTRY
 
 COURSE_TOY_KEY = "course-toy-unigram"
-COURSE_TOY_WORDS = [("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5)]
 
 
 def course_toy_vocab(words=COURSE_TOY_WORDS) -> list:
@@ -57,16 +58,10 @@ def build_course_toy_tokenizer():
 
 def course_toy_unigram(args_json: str = "{}", emit=None) -> str:
     """Build the toy model, keep it under "course-toy-unigram", return its description."""
-    from . import api
-
-    if COURSE_TOY_KEY not in api._TOKENIZERS:
-        tokenizer = build_course_toy_tokenizer()
-        api._TOKENIZERS[COURSE_TOY_KEY] = tokenizer
-        api._INFO[COURSE_TOY_KEY] = {
-            "key": COURSE_TOY_KEY, "name": "course toy corpus (Unigram, all strict substrings)",
-            "model": "Unigram", "vocab_size": tokenizer.get_vocab_size(), "unk_id": 0,
-            "byte_level": False}
-    return json.dumps(api._INFO[COURSE_TOY_KEY])
+    if COURSE_TOY_KEY not in REGISTRY:
+        REGISTRY.add(COURSE_TOY_KEY, "course toy corpus (Unigram, all strict substrings)",
+                     build_course_toy_tokenizer())
+    return json.dumps(REGISTRY.info(COURSE_TOY_KEY))
 
 
 def _log_add(x: float, y: float) -> float:
@@ -109,12 +104,8 @@ def unigram_nbest(args_json: str, emit=None) -> str:
     piece, as the model sees it), best first, each with `score` (sum of log
     probabilities), `probability` (normalised over every segmentation of the word)
     and `share_of_listed` (normalised over the n listed). Emits nothing."""
-    from . import api
-
     args = json.loads(args_json)
-    tokenizer = api._TOKENIZERS.get(args.get("key"))
-    if tokenizer is None:
-        raise SubwordLabError(f"no tokenizer named {args.get('key')!r} is open")
+    tokenizer = REGISTRY.get(args.get("key"))
     model = tokenizer.model
     if type(model).__name__ != "Unigram":
         raise SubwordLabError(f"the tokenizer {args.get('key')!r} is not a Unigram model")

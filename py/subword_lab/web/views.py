@@ -20,8 +20,11 @@ from __future__ import annotations
 import json
 
 from ..core.errors import SubwordLabError
+from .course import TOY_WORDS
+from .registry import REGISTRY
+from .unigram import COURSE_TOY_KEY, course_toy_unigram
 
-TOY_COUNTS = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+TOY_COUNTS = dict(TOY_WORDS)
 # The chapter's vocabulary after its toy training (see the module docstring).
 TOY_WORDPIECE_VOCAB = ["[UNK]", "b", "h", "p", "##g", "##n", "##s", "##u", "##gs", "hu", "hug"]
 TOY_BPE_MERGES = 3  # ug, un, hug: the course's first three merges
@@ -69,23 +72,17 @@ def open_toy(args_json: str, emit=None) -> str:
     view can show the vocabulary it encodes with. A key another module already
     opened (the toy Unigram) is described as it is.
     """
-    from . import api
-
     args = json.loads(args_json or "{}")
     key = toy_key(str(args.get("corpus", "")), str(args.get("algo", "")))
-    if key == "course-toy-unigram" and key not in api._TOKENIZERS:
-        api.course_toy_unigram("{}")  # the Unigram views' module builds that one
-    if key not in api._TOKENIZERS:
+    if key == COURSE_TOY_KEY and key not in REGISTRY:
+        course_toy_unigram()  # the Unigram views' module builds and names that one
+    if key not in REGISTRY:
         build = _TOYS.get(key)
         if build is None:
             raise SubwordLabError(f"there is no toy tokenizer {key!r}")
-        tokenizer = build()
-        api._TOKENIZERS[key] = tokenizer
-        api._INFO[key] = {"key": key, "name": key, "model": api._model_kind(tokenizer),
-                             "vocab_size": api._vocab_size(tokenizer),
-                             "unk_id": api._unk_id(tokenizer), "byte_level": False}
-    tokenizer = api._TOKENIZERS[key]
+        REGISTRY.add(key, key, build())
+    tokenizer = REGISTRY.get(key)
     vocab = tokenizer.get_vocab(with_added_tokens=True)
-    info = dict(api._INFO[key])
+    info = REGISTRY.info(key)
     info["vocab"] = sorted(vocab, key=vocab.get)
     return json.dumps(info, ensure_ascii=False)

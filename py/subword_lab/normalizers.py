@@ -367,6 +367,8 @@ def from_dict(d, field="normalizer"):
             return Replace(_need(d, "pattern", field), _need(d, "content", field))
         except SubwordLabError as exc:  # name the Replace inside its Sequence
             inner = exc.field or ""
+            if field == "normalizer":  # at the top the caller adds "normalizer."
+                raise
             if not inner.startswith(field):
                 inner = f"{field}.{inner}" if inner else field
             raise SubwordLabError(exc.reason, field=inner) from None

@@ -371,12 +371,9 @@ class Split(PreTokenizer):
 
     def pre_tokenize(self, pts):
         compiled, behavior, invert = self._compiled, self.behavior, self.invert
-        if isinstance(compiled, regex_guard.GuardedRegex):
-            # Pieces too short to backtrack for long go straight to `re` (the hot path).
-            raw, cheap = compiled.compiled, compiled.cheap_length
-            pts.split(lambda _, ns: ns.split(
-                raw if len(ns.normalized) <= cheap else compiled, behavior, invert=invert))
-            return
+        if type(compiled) is regex_guard.GuardedRegex and \
+                sum(len(s.normalized.normalized) for s in pts.splits) <= compiled.cheap_length:
+            compiled = compiled.compiled  # too short to backtrack for long: plain `re`
         pts.split(lambda _, ns: ns.split(compiled, behavior, invert=invert))
 
     def to_dict(self):

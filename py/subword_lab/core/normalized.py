@@ -454,7 +454,7 @@ class NormalizedString:
         "merged_with_previous", "merged_with_next" or "contiguous"; `invert`
         swaps matches and non-matches (HF's Split with invert=True). Empty
         pieces are dropped."""
-        if self._align is None and type(pattern) in _REGEX_TYPES:
+        if self._align is None and (type(pattern) is re.Pattern or type(pattern) is GuardedRegex):
             fast = self._split_plain(pattern, behavior, invert)
             if fast is not None:
                 return fast

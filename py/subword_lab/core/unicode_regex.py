@@ -18,7 +18,7 @@ Possessive quantifiers (`*+ ++ ?+ {n,m}+`) and atomic groups `(?>...)` pass thro
 as they are: Python's `re` has them natively since 3.11 (Pyodide runs 3.13+). A
 negated class stays a negated class (`[^...]`, never a complemented list), so that
 under `(?i)` case folding happens before the negation, as in the other engines.
-Unicode scripts (`\p{Han}`) are refused with a clear error: unicodedata has no
+Unicode scripts (`\\p{Han}`) are refused with a clear error: unicodedata has no
 script table, and no published tokenizer pattern uses them.
 
 The property tables come from `unicodedata`, built lazily on first use and

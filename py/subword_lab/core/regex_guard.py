@@ -179,9 +179,10 @@ def _with_timer(run, limit, error):
 # The static check.
 
 def compile_user(pattern: str, flavor: str, field: str = "pattern", *,
-                 allow_named_groups: bool = True) -> GuardedRegex:
+                 allow_named_groups: bool = True):
     """Translate, compile and check a user-given pattern; refuse the ones that
-    backtrack catastrophically (SubwordLabError naming `field` and the pattern)."""
+    backtrack catastrophically (SubwordLabError naming `field` and the pattern).
+    Returns a GuardedRegex, or the plain re.Pattern when it runs in linear time."""
     compiled = unicode_regex.compile(pattern, flavor)
     if not allow_named_groups and compiled.groupindex:
         raise SubwordLabError(
@@ -192,6 +193,8 @@ def compile_user(pattern: str, flavor: str, field: str = "pattern", *,
             f"the regex {pattern!r} can backtrack without end (a repetition of something "
             "that can itself match in several ways, like (a+)+ or (a|aa)+): it would hang "
             "on some texts; rewrite it without the nested repetition", field=field)
+    if degree == 0:
+        return compiled  # no repetition can give characters back: linear, nothing to bound
     return GuardedRegex(compiled, pattern, degree, field)
 
 

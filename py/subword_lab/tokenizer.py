@@ -20,6 +20,7 @@ from . import pre_tokenizers as _pre_tokenizers
 from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
+from .core import regex_guard
 from .core.errors import SubwordLabError
 from .core.safe_files import atomic_write, check_file_kind, read_text
 from .core.tokenizer_schema import check_tokenizer, loads_strict
@@ -596,6 +597,9 @@ class Tokenizer:
                                      "normalizer", path)
         tok.pre_tokenizer = _component(_pre_tokenizers.from_dict, data.get("pre_tokenizer"),
                                        "pre_tokenizer", path)
+        # Errors of user regexes at encode time name this file and the field.
+        regex_guard.label(tok._normalizer, path, "normalizer")
+        regex_guard.label(tok.pre_tokenizer, path, "pre_tokenizer")
         tok.post_processor = _component(_processors.from_dict, data.get("post_processor"),
                                         "post_processor", path)
         tok.decoder = _component(_decoders.from_dict, data.get("decoder"), "decoder", path)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .. import decoders, models, normalizers, pre_tokenizers
 from ..added_vocabulary import AddedToken
-from ..core import byte_level
+from ..core import byte_level, regex_guard
 from ..core.errors import SubwordLabError
 from ..tokenizer import Tokenizer
 from . import known_encodings
@@ -143,6 +143,9 @@ def load_tiktoken(path, **options) -> Tokenizer:
     rules = _rules(path, ranks, options.get("pattern") or options.get("name"),
                    options.get("special_tokens"))
     tok = with_path(path, lambda: _tiktoken(ranks, rules["pattern"], rules["special_tokens"]))
+    for step in getattr(tok.pre_tokenizer, "pretokenizers", ()):
+        if isinstance(getattr(step, "_compiled", None), regex_guard.GuardedRegex):
+            step._compiled.label(path)  # its errors name the file and "pattern"
     if rules["normalizer"] == "NFC":
         tok.normalizer = normalizers.NFC()
     tok.rules = rules
@@ -239,8 +242,12 @@ def _tiktoken_pre_tokenizer(pattern):
         # GPT-2's pattern is the ByteLevel pre-tokenizer's own.
         return pre_tokenizers.from_dict({"type": "ByteLevel", "add_prefix_space": False,
                                          "trim_offsets": True, "use_regex": True})
-    return pre_tokenizers.from_dict({"type": "Sequence", "pretokenizers": [
-        {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated",
-         "invert": False},
-        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
-         "use_regex": False}]})
+    # tiktoken's engine is fancy-regex, not Oniguruma: `\p{N}{1,3}+` is possessive
+    # there (digit runs split in threes) and `$` ends the text.
+    try:
+        split = pre_tokenizers.Split(pre_tokenizers.Regex(pattern), "Isolated", False,
+                                     flavor="fancy")
+    except SubwordLabError as exc:
+        raise SubwordLabError(exc.reason, field="pattern") from None
+    split._compiled.label(field="pattern")
+    return pre_tokenizers.Sequence([split, pre_tokenizers.ByteLevel(False, True, False)])

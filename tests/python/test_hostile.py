@@ -189,7 +189,8 @@ def test_tiktoken_file(tmp_path, case_id, text):
     path = tmp_path / "ranks.tiktoken"
     path.write_text(text, encoding="utf-8")
     outcome = _timed(lambda: subword_lab.load(path))
-    if case_id == "plain":
+    if case_id in ("plain", "not-base64"):
+        # tiktoken's reader decodes base64 leniently ("!!!!" is an empty token): so do we
         assert outcome.encode("hello").ids
     else:
         assert isinstance(outcome, SubwordLabError), f"{case_id} was read"

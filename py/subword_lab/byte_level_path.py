@@ -17,7 +17,7 @@ from itertools import accumulate as _accumulate, chain, repeat as _repeat
 from operator import add as _add, itemgetter
 
 from . import normalizers, pre_tokenizers
-from .core import byte_level
+from .core import byte_level, regex_guard
 from .encoding import Encoding
 from .models.bpe import BPE
 
@@ -90,7 +90,9 @@ def _split_regex(pre):
                 or split.invert):
             return None
         regex = getattr(split, "_compiled", None)
-        if type(regex) is not re.Pattern:
+        # A user pattern may be wrapped in the regex guard (bounded running time): it
+        # offers findall/finditer/groups as re.Pattern does, so it takes this path too.
+        if type(regex) is not re.Pattern and not isinstance(regex, regex_guard.GuardedRegex):
             return None
         regexes.append(regex)
     return tuple(regexes)

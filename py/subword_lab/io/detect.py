@@ -13,10 +13,12 @@ So the first bytes decide:
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from ..core.errors import SubwordLabError
+from ..core.safe_files import check_file_kind
 from .files import read_json
 
 __all__ = ["detect_file", "detect_folder", "find_pair", "sniff", "SUPPORTED"]
@@ -37,8 +39,12 @@ MERGES_NAMES = ("merges.txt", "vocab.bpe")
 
 
 def _head(path: Path) -> bytes:
+    """The first bytes of a regular file: a FIFO or a device is refused before any
+    read (reading one would hang or never end)."""
+    check_file_kind(path)
     try:
-        with path.open("rb") as handle:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
             return handle.read(_HEAD)
     except OSError as exc:
         raise SubwordLabError(f"cannot read: {exc.strerror}", path=path) from None

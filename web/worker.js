@@ -76,7 +76,9 @@ engine.then(
 const presetBytes = new Map();
 const commands = {
   async ping() { return "pong"; },
-  async openPreset({ key, file }, { webapi }) {
+  async openPreset({ key, file, bytes: given }, { webapi }) {
+    // The full page downloads the file itself (progress, Cache API) and sends the bytes.
+    if (given) return webapi.open_bytes(key, file.split("/").pop(), new Uint8Array(given));
     if (!presetBytes.has(file)) presetBytes.set(file, fetchBytes(here(`./${file}`)));
     const bytes = await presetBytes.get(file);
     return webapi.open_bytes(key, file.split("/").pop(), bytes);

@@ -11,6 +11,8 @@ import "../i18n/tokenize.js";
 import { TokenList } from "./tokenize/token-list.js";
 import { TokenLinks } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
+import { Picker } from "./tokenize/picker.js";
+import { presetBytes } from "../lib/presets.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
 // the chips below show how. (Common words stay whole; rare ones come apart.)
@@ -35,8 +37,14 @@ export class TokenizeView {
       tokens: $(root, "tokens"), count: $(root, "token-count"), chars: $(root, "char-count"),
       ratio: $(root, "chars-per-token"), busy: $(root, "busy"), inspector: $(root, "inspector"),
       more: $(root, "more"), hidden: $(root, "hidden-count"), showMore: $(root, "show-more"),
-      legend: $(root, "legend-list"),
+      legend: $(root, "legend-list"), filter: $(root, "tokenizer-filter"),
+      details: $(root, "preset-details"), progress: $(root, "preset-progress"),
     };
+    this.picker = new Picker({
+      select: this.el.select, presetsGroup: this.el.presets, filter: this.el.filter,
+      details: this.el.details, progress: this.el.progress,
+      onPick: (key) => this.selectTokenizer(key).catch(() => {}),
+    });
     this.info = new Map(); // tokenizer key -> {key, label, name, model, vocab_size, preset?}
     this.loaded = new Map(); // key -> promise of the open request
     this.current = null; // the key in use
@@ -78,15 +86,12 @@ export class TokenizeView {
 
   fillPresets() {
     const notes = [];
+    this.picker.fill(this.manifest.presets);
     for (const preset of this.manifest.presets) {
-      const option = document.createElement("option");
-      option.value = preset.id;
-      option.textContent = preset.file ? preset.label : t("tok.unavailable", { label: preset.label });
-      option.disabled = !preset.file;
-      this.el.presets.append(option);
       this.info.set(preset.id, { key: preset.id, label: preset.label, preset });
-      if (!preset.file) notes.push(t("tok.missingPreset", { label: preset.label, missing: preset.missing }));
+      if (!preset.file) notes.push(t("cat.why", { label: preset.label, missing: preset.missing }));
     }
+    if (notes.length) notes.splice(0, notes.length, t("cat.notShipped", { list: notes.join("; ") }));
     if (this.manifest.error) notes.push(t("tok.presetsFailed", { error: this.manifest.error }));
     if (notes.length) {
       this.el.note.textContent = [...notes, t("tok.ownFile")].join(" ");
@@ -124,14 +129,28 @@ export class TokenizeView {
       return Promise.reject(new Error(t("tok.missingPreset", { label: info.label, missing: info.preset.missing })));
     }
     if (!this.loaded.has(key)) {
-      const request = this.engine.request("openPreset", { key, file: info.preset.file }).then((details) => {
-        Object.assign(info, details, { label: info.label });
-        return info;
-      });
+      const request = this.openPreset(key, info);
       request.catch(() => this.loaded.delete(key));
       this.loaded.set(key, request);
     }
     return this.loaded.get(key);
+  }
+
+  // A preset is downloaded only now (from the Cache API after the first time), then opened.
+  async openPreset(key, info) {
+    const progress = (p) => this.picker.showProgress(key, p);
+    try {
+      const bytes = await presetBytes(info.preset, this.presetBase(), progress);
+      progress({ stage: "opening" });
+      const details = await this.engine.request("openPreset", { key, file: info.preset.file, bytes });
+      return Object.assign(info, details, { label: info.label });
+    } finally {
+      progress({ stage: "done" });
+    }
+  }
+
+  presetBase() {
+    return new URL("../", import.meta.url); // the site's root: views/ is one level down
   }
 
   // Switch to a tokenizer; on failure the previous one stays in use.
@@ -141,6 +160,7 @@ export class TokenizeView {
       () => {
         this.current = key;
         this.el.select.value = key;
+        this.picker.showDetails(key);
         this.clearError();
         this.url.set({ tokenizer: this.info.get(key).preset ? key : null });
         this.schedule();

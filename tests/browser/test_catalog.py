@@ -1,0 +1,142 @@
+"""The catalog in Chromium: every shipped preset gives the ids of the file's own library,
+presets are downloaded only when picked and come from the Cache API the next time, and
+the filter box narrows the picker.
+
+One page serves every preset (Pyodide starts once); each preset is opened there by
+picking it, as a reader would, and the time from the pick to the painted tokens is
+written to test-results/pick-to-paint.json (BENCHMARKS.md quotes it).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tests" / "realfiles"))
+import assets  # noqa: E402
+import catalog  # noqa: E402
+import cases  # noqa: E402  (tests/realfiles: each file's own library, and where we are not exact yet)
+
+from conftest import READY, Watch  # noqa: E402  (tests/browser/conftest.py)
+from shots import shot_path  # noqa: E402
+
+import subword_lab  # noqa: E402
+
+SHIPPED = [key for key in catalog.PRESETS if catalog.why_missing(assets, key) is None]
+# preset id -> the realfiles case that opens the same file with its own library
+CASE_OF = {"o200k-base": "o200k_base", "cl100k-base": "cl100k_base", "p50k-base": "p50k_base",
+           "qwen3-6": "qwen3.6", "kyoto-unigram": "kyoto-ja-unigram"}
+TEXT = ("Tokenizers read pieces: naïve café in Zürich, 1234567 and 3.14159 — ok?\n"
+        "Привет, мир! こんにちは世界。 مرحبا بالعالم 👩‍👩‍👧 🇫🇷 👍🏽\n"
+        "def area(r):\n    return 3.14 * r ** 2  # π r²\n")
+TIMES = ROOT / "test-results" / "pick-to-paint.json"
+
+
+def oracle(key):
+    """(name, encode) for a preset: the file's own library where the realfiles suite shows
+    us exact on ids, else subword_lab in CPython (what the page must equal until then)."""
+    case = cases.BY_ID[CASE_OF.get(key, key)]
+    if "ids" not in case.xfail and case.asset.endswith(".json"):
+        from tokenizers import Tokenizer  # without the file's padding / truncation, as the page
+        tok = Tokenizer.from_file(str(assets.fetch([case.asset], quiet=True)[case.asset]))
+        tok.no_padding()
+        tok.no_truncation()
+        return "tokenizers", lambda text: tok.encode(text).ids
+    if "ids" not in case.xfail:
+        paths = assets.fetch([case.asset, *case.needs], quiet=True)
+        ref = case.reference(paths, ROOT / "test-results" / "reference-packages", case.asset)
+        return ref.name, ref.encode
+    path = assets.fetch([case.asset], quiet=True)[case.asset]
+    tokenizer = subword_lab.load(str(path), **({"format": case.format} if case.format else {}))
+    return "subword_lab (CPython)", lambda text: list(tokenizer.encode(text).ids)
+
+
+@pytest.fixture(scope="module")
+def shared(browser, site):
+    """One watched page for the whole module, the engine ready."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    watch = Watch(site)
+    context.route(lambda url: True, watch.route)
+    page = context.new_page()
+    page.on("pageerror", lambda error: watch.errors.append(str(error)))
+    page.goto(f"{site}/?tokenizer=bert-base-uncased")
+    page.wait_for_selector(READY, state="attached", timeout=180_000)
+    page.evaluate("async () => await window.subwordLab.settled()")
+    yield page, watch, context
+    context.close()
+    assert watch.errors == [] and watch.foreign == []
+
+
+def preset_requests(watch):
+    return [u for u in watch.requests if "/presets/" in u and not u.endswith("presets.json")]
+
+
+def pick(page, key):
+    """Pick a preset in the picker; seconds until its tokens were painted."""
+    start = page.evaluate("performance.now()")
+    page.get_by_test_id("tokenizer-select").select_option(key)
+    page.wait_for_function("(k) => window.subwordLab.state().tokenizer === k", arg=key,
+                           timeout=180_000)
+    page.evaluate("async () => await window.subwordLab.settled()")
+    page.wait_for_function("() => window.subwordLab.state().paintedAt !== null")
+    return (page.evaluate("window.subwordLab.state().paintedAt") - start) / 1000
+
+
+def test_no_preset_file_is_fetched_before_it_is_picked(shared):
+    page, watch, _ = shared
+    fetched = preset_requests(watch)
+    assert [u.rsplit("/", 1)[1] for u in fetched] == ["bert-base-uncased.tokenizer.json"]
+    groups = page.eval_on_selector_all("[data-testid=tokenizer-select] optgroup",
+                                       "gs => gs.map(g => g.label)")
+    assert len({g for g in groups if g != "Opened in this page"}) >= 12, groups
+    page.screenshot(path=shot_path("catalog-picker.png"))
+
+
+@pytest.mark.parametrize("key", SHIPPED)
+def test_preset_ids_equal_its_own_library(shared, key):
+    page, watch, _ = shared
+    page.get_by_test_id("text-input").fill(TEXT)
+    seconds = pick(page, key)
+    shown = page.evaluate("window.subwordLab.state().ids")
+    name, encode = oracle(key)
+    assert shown == encode(TEXT), f"{key}: the page differs from {name}"
+    times = json.loads(TIMES.read_text()) if TIMES.exists() else {}
+    times[key] = round(seconds, 2)
+    TIMES.parent.mkdir(exist_ok=True)
+    TIMES.write_text(json.dumps(times, indent=1))
+
+
+def test_a_second_visit_opens_presets_from_the_cache(shared, site):
+    page, watch, context = shared
+    before = len(preset_requests(watch))
+    second = context.new_page()
+    second.goto(f"{site}/?tokenizer=gpt2")
+    second.wait_for_selector(READY, state="attached", timeout=180_000)
+    second.evaluate("async () => await window.subwordLab.settled()")
+    assert second.evaluate("window.subwordLab.state().tokenizer") == "gpt2"
+    assert len(second.evaluate("window.subwordLab.state().ids")) > 0
+    assert preset_requests(watch)[before:] == [], "gpt2 was downloaded again"
+    second.close()
+
+
+def test_filter_box_narrows_and_picks_with_the_keyboard(shared):
+    page, _, _ = shared
+    box = page.get_by_test_id("tokenizer-filter")
+    box.fill("mistral")
+    visible = page.eval_on_selector_all(
+        "[data-testid=tokenizer-select] option",
+        "os => os.filter(o => !o.hidden && !o.parentElement.hidden).map(o => o.value)")
+    assert visible and all(v.startswith("mistral") or v.startswith("file-") for v in visible), visible
+    box.fill("unigram japanese")
+    box.press("ArrowDown")
+    box.press("Enter")
+    page.wait_for_function("() => window.subwordLab.state().tokenizer === 'kyoto-unigram'",
+                           timeout=120_000)
+    details = page.get_by_test_id("preset-details").text_content()
+    assert "sentencepiece==0.2.3" in details and "Apache-2.0" in details
+    box.fill("")

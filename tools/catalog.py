@@ -74,7 +74,7 @@ PRESETS = {
 
 # Files the table could ship but the library cannot read yet: left out, with the reason.
 NOT_READ_YET = {
-    "mistral-tekken": "Subword Lab does not read Mistral's tekken.json format yet.",
+    "mistral-tekken": "Subword Lab does not read the tekken.json format yet.",
 }
 
 
@@ -96,9 +96,8 @@ def why_missing(assets, preset_id: str) -> str | None:
     if asset.redistribute == "with-notice":
         # The licence asks for its full text next to the file; the package that carries
         # the file does not contain that text, so we may not ship the file alone.
-        return (f"its terms allow sharing it only together with the licence text, and the "
-                f"package it comes from ({source_of(assets, preset.asset)}) does not contain "
-                f"that text. Open your own copy with “Open file…”.")
+        return ("its terms allow sharing the file only together with their full text, "
+                "which the package it comes from does not contain.")
     return NOT_READ_YET.get(preset_id)
 
 

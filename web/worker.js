@@ -86,7 +86,9 @@ const commands = {
   async openFile({ key, name, bytes }, { webapi }) {
     return webapi.open_bytes(key, name, new Uint8Array(bytes));
   },
-  async encode({ key, text, limit }, { webapi }) {
+  async encode({ key, text, limit, special }, { webapi }) {
+    // special: "recognise" | "as_text", sent only when describe() offered the choice
+    if (special) return webapi.encode(key, text, limit ?? null, special);
     return webapi.encode(key, text, limit ?? undefined);
   },
   async describe({ key }, { webapi }) {

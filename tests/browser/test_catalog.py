@@ -140,3 +140,66 @@ def test_filter_box_narrows_and_picks_with_the_keyboard(shared):
     details = page.get_by_test_id("preset-details").text_content()
     assert "sentencepiece==0.2.3" in details and "Apache-2.0" in details
     box.fill("")
+
+
+@pytest.mark.parametrize("key, model", [("o200k-base", "BPE"), ("bert-base-uncased", "WordPiece"),
+                                        ("botchan-unigram", "Unigram")])
+def test_why_this_token_round_trip(shared, key, model):
+    page, _, _ = shared
+    page.evaluate("() => window.subwordLab.showView('tokenize')")
+    text = "Tokenizers read unbelievably long words."
+    page.get_by_test_id("text-input").fill(text)
+    pick(page, key)
+    state = page.evaluate("window.subwordLab.state()")
+    # the token inside "unbelievably": the encode view gets that word, with this tokenizer
+    at = text.index("unbelievably") + 2
+    index = next(i for i, (s, e) in enumerate(state["offsets"]) if s <= at < e)
+    chip = page.locator(f"[data-testid=token][data-index='{index}']")
+    chip.focus()
+    chip.press("Enter")
+    page.wait_for_function("() => window.subwordLab.view() === 'encode'")
+    assert page.get_by_test_id("encode-text").input_value().strip() == "unbelievably"
+    assert page.get_by_test_id("encode-tokenizer").input_value() == key
+    page.wait_for_function("() => document.querySelector('[data-testid=encode-stage]').children.length > 0"
+                           " && document.querySelector('[data-testid=encode-status]').hidden",
+                           timeout=120_000)
+    stage = page.get_by_test_id("encode-stage")
+    assert stage.locator(".enc-renderer").count() == 1
+    if key == "o200k-base":
+        page.screenshot(path=shot_path("why-this-token-o200k.png"), full_page=True)
+    page.get_by_test_id("why-back").click()
+    page.wait_for_function("() => window.subwordLab.view() === 'tokenize'")
+    assert page.get_by_test_id("text-input").input_value() == text
+    assert page.evaluate("document.activeElement.dataset.index") == str(index)
+    assert page.evaluate("window.subwordLab.state().tokenizer") == key
+
+
+def test_compare_three_catalog_entries(shared):
+    page, _, _ = shared
+    text = "Tokenizers read unbelievably long words: 12345 naïve cafés 👍🏽"
+    keys = ["gpt2", "o200k-base", "bert-base-uncased"]
+    expected = {k: page.evaluate("([t, k]) => window.subwordLab.encode(t, k)", [text, k]) for k in keys}
+    page.evaluate("() => window.subwordLab.showView('compare')")
+    page.get_by_test_id("compare-text").fill(text)
+    selects = page.get_by_test_id("compare-select")
+    for i, key in enumerate(keys):
+        selects.nth(i).select_option(key)
+    page.wait_for_function(
+        "(keys) => { const cols = [...document.querySelectorAll('[data-testid=compare-column]')];"
+        " return cols.length === 3 && cols.every((c, i) => c.dataset.tokenizer === keys[i]"
+        " && c.dataset.status === 'done'); }", arg=keys, timeout=120_000)
+    columns = page.get_by_test_id("compare-column")
+    size = len(text.encode("utf-8"))
+    for i, key in enumerate(keys):
+        column = columns.nth(i)
+        n = len(expected[key]["ids"])
+        assert column.get_by_test_id("compare-count").get_attribute("data-count") == str(n)
+        assert column.get_by_test_id("compare-bytes-per-token").get_attribute("data-value") == f"{size / n:.2f}"
+        assert column.get_by_test_id("compare-tokens-per-word").get_attribute("data-value") == \
+            f"{n / len(text.split()):.2f}"
+    # GPT-2 and o200k cut the digits and the emoji differently: some cuts are marked
+    differing = [int(columns.nth(i).get_by_test_id("compare-cuts").get_attribute("data-count"))
+                 for i in range(3)]
+    assert all(d > 0 for d in differing), differing
+    page.screenshot(path=shot_path("compare-three.png"), full_page=True)
+    page.evaluate("() => window.subwordLab.showView('tokenize')")

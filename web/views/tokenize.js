@@ -12,6 +12,7 @@ import { TokenList } from "./tokenize/token-list.js";
 import { TokenLinks } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
 import { Picker } from "./tokenize/picker.js";
+import { RulesLine } from "./tokenize/rules.js";
 import { presetBytes } from "../lib/presets.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
@@ -44,6 +45,10 @@ export class TokenizeView {
       select: this.el.select, presetsGroup: this.el.presets, filter: this.el.filter,
       details: this.el.details, progress: this.el.progress,
       onPick: (key) => this.selectTokenizer(key).catch(() => {}),
+    });
+    this.rules = new RulesLine({
+      root: $(root, "rules-line"), choice: $(root, "special-tokens"), text: $(root, "rules-text"),
+      onChange: () => this.schedule(),
     });
     this.info = new Map(); // tokenizer key -> {key, label, name, model, vocab_size, preset?}
     this.loaded = new Map(); // key -> promise of the open request
@@ -87,11 +92,13 @@ export class TokenizeView {
   fillPresets() {
     const notes = [];
     this.picker.fill(this.manifest.presets);
+    const byReason = new Map(); // the same reason once, after all the presets it keeps out
     for (const preset of this.manifest.presets) {
       this.info.set(preset.id, { key: preset.id, label: preset.label, preset });
-      if (!preset.file) notes.push(t("cat.why", { label: preset.label, missing: preset.missing }));
+      if (!preset.file) byReason.set(preset.missing, [...byReason.get(preset.missing) || [], preset.label]);
     }
-    if (notes.length) notes.splice(0, notes.length, t("cat.notShipped", { list: notes.join("; ") }));
+    const why = [...byReason].map(([missing, labels]) => t("cat.why", { label: labels.join(", "), missing }));
+    if (why.length) notes.push(t("cat.notShipped", { list: why.join(" ") }));
     if (this.manifest.error) notes.push(t("tok.presetsFailed", { error: this.manifest.error }));
     if (notes.length) {
       this.el.note.textContent = [...notes, t("tok.ownFile")].join(" ");
@@ -161,6 +168,7 @@ export class TokenizeView {
         this.current = key;
         this.el.select.value = key;
         this.picker.showDetails(key);
+        this.rules.show(key, this.info.get(key));
         this.clearError();
         this.url.set({ tokenizer: this.info.get(key).preset ? key : null });
         this.schedule();
@@ -252,7 +260,8 @@ export class TokenizeView {
     // Send only what will be tokenized (plus one character, so Python sees the cut).
     const head = text.length > limit + 1 ? text.slice(0, limit + 2) : text;
     try {
-      const result = await this.engine.request("encode", { key, text: head, limit });
+      const special = this.rules.specialTokens(key);
+      const result = await this.engine.request("encode", { key, text: head, limit, ...(special ? { special } : {}) });
       if (!this.dirty) this.render(result, text, key);
     } catch (error) {
       if (error.kind === "cancelled" || error.kind === "timeout") this.lastFailure = { text, key };
@@ -299,6 +308,7 @@ export class TokenizeView {
     const r = this.result;
     return {
       tokenizer: this.current,
+      specialTokens: this.current ? this.rules.specialTokens(this.current) : null,
       text: this.el.text.value,
       ids: r ? r.ids.slice() : [],
       tokens: r ? r.tokens.slice() : [],
@@ -314,6 +324,28 @@ export class TokenizeView {
     await this.ensureLoaded(key);
     const r = await this.engine.request("encode", { key, text, limit: null });
     return { ids: r.ids, tokens: r.tokens, offsets: r.offsets };
+  }
+
+  // "Why this token?": the word around token `index` goes to the encode step view (the
+  // view switcher listens for this event; no view imports another). Back calls returnTo.
+  why(index) {
+    const r = this.result;
+    if (!r || !r.offsets[index] || !this.current) return;
+    const word = wordAround(this.resultText, r.offsets[index]);
+    if (!word.trim()) return;
+    this.root.dispatchEvent(new CustomEvent("subwordlab:why", {
+      bubbles: true, detail: { key: this.current, word, index, token: r.tokens[index] },
+    }));
+  }
+
+  // Back from the encode view: the same text, tokenizer and token as before.
+  returnTo(index) {
+    this.url.set({ text: this.el.text.value, tokenizer: this.info.get(this.current)?.preset ? this.current : null });
+    const chip = this.el.tokens.querySelector(`[data-testid=token][data-index="${index}"]`);
+    if (chip) {
+      chip.tabIndex = 0;
+      chip.focus();
+    }
   }
 
   showMore() {
@@ -350,4 +382,16 @@ export class TokenizeView {
 function withoutName(message, name) {
   const prefix = `${name}: `;
   return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
+/** The word a token belongs to: the run of non-space characters around its offsets, with
+ * the one space before it (byte-level and sentencepiece vocabularies keep that space). */
+function wordAround(text, [start, end]) {
+  let from = start;
+  let to = Math.max(end, start);
+  while (from < to - 1 && /\s/.test(text[from])) from += 1; // " unbel": the word is after the space
+  while (from > 0 && !/\s/.test(text[from - 1])) from -= 1;
+  while (to < text.length && !/\s/.test(text[to])) to += 1;
+  if (from > 0 && text[from - 1] === " ") from -= 1;
+  return text.slice(from, to);
 }

@@ -34,6 +34,11 @@ export class TokenLinks {
       if (chip) this.highlight(Number(chip.dataset.index), { from: "token", reveal: true });
     });
     tokens.addEventListener("keydown", (event) => this.tokenKey(event));
+    // Click or Enter on a token: "why this token?" (the encode step view for its word).
+    tokens.addEventListener("click", (event) => {
+      const chip = event.target.closest("[data-testid=token]");
+      if (chip) this.view.why(Number(chip.dataset.index));
+    });
   }
 
   segmentOf(index) {
@@ -126,6 +131,11 @@ export class TokenLinks {
     if (!chip) return;
     const all = this.view.el.tokens.querySelectorAll("[data-testid=token]");
     const index = Number(chip.dataset.index);
+    if (event.key === "Enter") {
+      event.preventDefault();
+      this.view.why(index);
+      return;
+    }
     if (!(event.key in MOVES)) return;
     event.preventDefault();
     const next = Math.max(0, Math.min(all.length - 1, index + MOVES[event.key]));

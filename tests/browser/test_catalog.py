@@ -80,8 +80,10 @@ def pick(page, key):
     """Pick a preset in the picker; seconds until its tokens were painted."""
     start = page.evaluate("performance.now()")
     page.get_by_test_id("tokenizer-select").select_option(key)
-    page.wait_for_function("(k) => window.subwordLab.state().tokenizer === k", arg=key,
-                           timeout=180_000)
+    page.wait_for_function("(k) => window.subwordLab.state().tokenizer === k"
+                           " || document.querySelector('[data-testid=error]').textContent",
+                           arg=key, timeout=180_000)
+    assert page.get_by_test_id("error").text_content() == "", page.get_by_test_id("error").text_content()
     page.evaluate("async () => await window.subwordLab.settled()")
     page.wait_for_function("() => window.subwordLab.state().paintedAt !== null")
     return (page.evaluate("window.subwordLab.state().paintedAt") - start) / 1000

@@ -398,8 +398,8 @@ def test(extra: list[str]) -> int:
     log(f"Chromium: {chromium}")
     build()
     # tests/realfiles: today's models' tokenizer files against their own libraries.
-    layers = [p for p in ("tests/python", "tests/realfiles", "tests/pyodide", "tests/browser")
-              if (ROOT / p).exists()]
+    layers = [p for p in ("tests/python", "tests/realfiles", "tests/compat", "tests/pyodide",
+                          "tests/browser") if (ROOT / p).exists()]
     cmd = [python, "-m", "pytest", *layers, "-q", *extra]
     log("$ " + " ".join(str(c) for c in cmd))
     code = subprocess.run([str(c) for c in cmd], cwd=ROOT, env=test_env(chromium)).returncode

@@ -427,6 +427,45 @@ def table() -> str:
     return "\n".join(rows)
 
 
+# --- tokenizers' own Python test suite (used by tools/run_tokenizers_suite.py) ---
+# Kept apart from ARCHIVES/ASSETS above: this is a whole folder of the sdist, not one file.
+TOKENIZERS_SDIST = Archive("pypi", "tokenizers", "0.23.3", "tokenizers-0.23.3.tar.gz",
+                           "cded33237c77caeef62944d32aa9a7ef42bdce2b3497e18d137e072a8c4be438")
+# The part of the sdist the suite needs: its tests plus the conftest and pytest.ini beside them.
+TOKENIZERS_TESTS_PREFIX = "tokenizers-0.23.3/bindings/python/"
+TOKENIZERS_TESTS_MEMBERS = ("tests/", "conftest.py", "pytest.ini")
+
+
+def fetch_tokenizers_tests(quiet=False) -> Path:
+    """Unpack tokenizers' bindings/python tests into the cache once; return that folder.
+
+    The folder is named ".../python" because the suite checks that it runs from there.
+    """
+    root = cache_dir() / "tokenizers-0.23.3-tests" / "python"
+    marker = root / ".complete"
+    if marker.exists():
+        return root
+    if not quiet:
+        _say(f"fetching {TOKENIZERS_SDIST.filename} from PyPI")
+    with urllib.request.urlopen(_archive_url(TOKENIZERS_SDIST), timeout=600) as response:
+        data = response.read()
+    if _sha256(data) != TOKENIZERS_SDIST.sha256:
+        raise AssetError(f"{TOKENIZERS_SDIST.filename}: sha256 {_sha256(data)} does not "
+                         f"match the pinned {TOKENIZERS_SDIST.sha256}")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for info in tar.getmembers():
+            rel = info.name[len(TOKENIZERS_TESTS_PREFIX):]
+            if not info.name.startswith(TOKENIZERS_TESTS_PREFIX) or not info.isfile():
+                continue
+            if not rel.startswith(TOKENIZERS_TESTS_MEMBERS):
+                continue
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(tar.extractfile(info).read())
+    marker.write_text(TOKENIZERS_SDIST.sha256)
+    return root
+
+
 if __name__ == "__main__":
     if "--table" in sys.argv:
         print(table())

@@ -25,7 +25,10 @@ export class ViewSwitcher {
     this.slot = doc.getElementById("player-slot");
     this.player = new Player({
       container: this.slot,
-      scope: doc.getElementById("main"),
+      // Keys work wherever the focus is (not only after a click into the view), as
+      // long as a view with a timeline is on screen and no text field has the focus.
+      scope: doc,
+      active: () => !this.slot.hidden,
       onPosition: (k) => { if (this.current !== "tokenize") urlState.set({ step: k }); },
     });
   }

@@ -24,6 +24,7 @@ _LAZY = {
     "AddedToken": "added_vocabulary",
     "load": "io.loaders",
     "SubwordLabError": "core.errors",
+    "install_as_tokenizers": "compat",
 }
 # Public modules, named as in `tokenizers` (pipeline and trainers), plus the
 # core and io modules that users reach for, under short names.

@@ -9,8 +9,10 @@ HF panics on a few degenerate inputs (Strip wider than the token); we clamp inst
 """
 from __future__ import annotations
 
+import json
 import re
 
+from .core import custom_calls
 from .core.byte_level import unicode_to_bytes
 from .core.errors import SubwordLabError
 
@@ -32,6 +34,11 @@ class Decoder:
     def to_dict(self) -> dict:
         raise NotImplementedError
 
+    @staticmethod
+    def custom(obj):
+        """Wrap a Python object that has a decode_chain(tokens) method (HF's Decoder.custom)."""
+        return CustomDecoder(obj)
+
     def __repr__(self):
         fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "type")
         return f"{type(self).__name__}({fields})"
@@ -40,6 +47,14 @@ class Decoder:
         return type(self) is type(other) and self.to_dict() == other.to_dict()
 
     __hash__ = None
+
+    def __getstate__(self):  # as HF: the state is the component's tokenizer.json text
+        return json.dumps(self.to_dict())
+
+    def __setstate__(self, state):
+        if isinstance(state, (str, bytes)):
+            state = json.loads(state)
+        self.__dict__.update(from_dict(state).__dict__)
 
 
 # The artifacts of splitting English on punctuation, undone in this order (HF's list).
@@ -56,6 +71,22 @@ def cleanup(text: str) -> str:
         if old in text:
             text = text.replace(old, new)
     return text
+
+
+class CustomDecoder(Decoder):
+    """A decoder written in Python: any object with a decode_chain(tokens) method."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def decode_chain(self, tokens):
+        return list(custom_calls.call_user(self.obj, "decode_chain", list(tokens)))
+
+    def to_dict(self):
+        custom_calls.not_saveable("decoder")
+
+    def __repr__(self):
+        return f"CustomDecoder({self.obj!r})"
 
 
 class WordPiece(Decoder):
@@ -93,7 +124,7 @@ class ByteLevel(Decoder):
     """
 
     def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True,
-                 use_regex: bool = True):
+                 use_regex: bool = True, **_ignored):
         self.add_prefix_space = add_prefix_space
         self.trim_offsets = trim_offsets
         self.use_regex = use_regex
@@ -122,7 +153,7 @@ class Metaspace(Decoder):
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always",
                  split: bool = True):
         if not isinstance(replacement, str) or len(replacement) != 1:
-            raise SubwordLabError(f"must be one character, got {replacement!r}",
+            raise SubwordLabError(f"expected a string of length 1, got {replacement!r}",
                                   field="replacement")
         if prepend_scheme not in _PREPEND_SCHEMES:
             raise SubwordLabError(
@@ -328,6 +359,15 @@ class Sequence(Decoder):
     def to_dict(self):
         return {"type": "Sequence", "decoders": [d.to_dict() for d in self.decoders]}
 
+    def __getitem__(self, index):
+        return self.decoders[index]
+
+    def __setitem__(self, index, decoder):
+        self.decoders[index] = decoder
+
+    def __len__(self):
+        return len(self.decoders)
+
 
 # --- tokenizer.json --------------------------------------------------------------
 
@@ -416,3 +456,43 @@ def from_dict(d, where: str = "decoder"):
             f"unknown decoder type {kind!r} (known: {', '.join(sorted(_BUILDERS))})",
             field=f"{where}.type")
     return builder(d, where)
+
+
+class DecodeStream:
+    """Decode ids one at a time, as they are generated, returning only the new text.
+
+    `step(tokenizer, id_or_ids)` gives the text the new id(s) add, or None while
+    the text so far ends in an incomplete character (a byte-fallback or byte-level
+    token that needs the next one). Only the ids since the last returned text are
+    kept, so each step decodes a short window (HF's DecodeStream).
+    """
+
+    def __init__(self, ids=None, skip_special_tokens=False):
+        self.skip_special_tokens = bool(skip_special_tokens)
+        self.ids = list(ids or [])
+        self.prefix = ""
+        self.prefix_index = 0
+        self._tokenizer_prefix = ids is not None and len(self.ids) > 0
+
+    def __copy__(self):
+        twin = DecodeStream.__new__(DecodeStream)
+        twin.__dict__.update(self.__dict__, ids=list(self.ids))
+        return twin
+
+    def step(self, tokenizer, id):
+        if self._tokenizer_prefix:  # ids given up front: they are context, not output
+            self.prefix = tokenizer.decode(self.ids, self.skip_special_tokens)
+            self._tokenizer_prefix = False
+        self.ids.extend(id if isinstance(id, (list, tuple)) else [id])
+        text = tokenizer.decode(self.ids, self.skip_special_tokens)
+        if len(text) <= len(self.prefix) or text.endswith("\ufffd"):
+            return None
+        if not text.startswith(self.prefix):
+            raise SubwordLabError("the decoded text no longer starts with what was "
+                                  "already returned", field="DecodeStream")
+        new_text = text[len(self.prefix):]
+        new_index = len(self.ids) - self.prefix_index
+        self.ids = self.ids[self.prefix_index:]
+        self.prefix = tokenizer.decode(self.ids, self.skip_special_tokens)
+        self.prefix_index = new_index
+        return new_text

@@ -7,6 +7,8 @@ because users compare `overflowing`, `sequence_ids` and `word_ids` with it.
 """
 from __future__ import annotations
 
+import warnings
+
 from .core.errors import SubwordLabError
 
 __all__ = ["Encoding"]
@@ -63,6 +65,8 @@ class Encoding:
     @property
     def words(self):
         """Deprecated HF alias of `word_ids`."""
+        warnings.warn("Encoding.words is deprecated, use Encoding.word_ids",
+                      DeprecationWarning, stacklevel=2)
         return self.word_ids
 
     @property
@@ -164,6 +168,8 @@ class Encoding:
     def truncate(self, max_length, stride=0, direction="right"):
         """Keep `max_length` tokens; the rest goes to `overflowing` in windows
         that overlap by `stride` tokens (HF's Encoding::truncate)."""
+        if direction not in ("left", "right"):
+            raise SubwordLabError(f"Invalid truncation direction value : {direction}")
         n = len(self.ids)
         if max_length >= n:
             return

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from itertools import repeat
 
-from .core import unicode_tables
+from .core import byte_level, custom_calls, unicode_tables
 from .core.errors import SubwordLabError
 from .core.normalized import NormalizedString
 from .core.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
@@ -35,9 +35,34 @@ class Normalizer:
     def to_dict(self) -> dict:
         return {"type": type(self).__name__}
 
+    @staticmethod
+    def custom(obj):
+        """Wrap a Python object that has a normalize(ns) method (HF's Normalizer.custom)."""
+        return CustomNormalizer(obj)
+
     def __repr__(self):
         fields = {k: v for k, v in self.to_dict().items() if k != "type"}
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in fields.items())})"
+
+
+class CustomNormalizer(Normalizer):
+    """A normalizer written in Python: any object with a normalize(ns) method."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def normalize(self, ns):
+        borrowed = custom_calls.Borrowed(ns)
+        try:
+            custom_calls.call_user(self.obj, "normalize", borrowed)
+        finally:
+            borrowed.release()
+
+    def to_dict(self):
+        custom_calls.not_saveable("normalizer")
+
+    def __repr__(self):
+        return f"CustomNormalizer({self.obj!r})"
 
 
 class NFC(Normalizer):
@@ -179,6 +204,8 @@ class Replace(Normalizer):
     def __init__(self, pattern, content):
         if isinstance(pattern, str):
             pattern = {"String": pattern}
+        elif type(pattern).__name__ == "Regex":  # pre_tokenizers.Regex, as HF's Regex
+            pattern = {"Regex": pattern.pattern}
         if not isinstance(pattern, dict) or len(pattern) != 1 or \
                 next(iter(pattern)) not in ("String", "Regex"):
             raise SubwordLabError('must be {"String": ...} or {"Regex": ...}', field="pattern")
@@ -325,6 +352,22 @@ class Sequence(Normalizer):
     def to_dict(self):
         return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
 
+    def __getitem__(self, index):
+        return self.normalizers[index]
+
+    def __setitem__(self, index, normalizer):
+        self.normalizers[index] = normalizer
+
+    def __len__(self):
+        return len(self.normalizers)
+
+
+class ByteLevel(Normalizer):
+    """Every character as the byte-level characters of its UTF-8 bytes (GPT-2's alphabet)."""
+
+    def normalize(self, ns):
+        ns.transform(byte_level.transform_changes(ns.normalized))
+
 
 # ----- tokenizer.json ------------------------------------------------------------------
 
@@ -349,7 +392,7 @@ def from_dict(d, field="normalizer"):
         raise SubwordLabError("must be an object", field=field)
     kind = d.get("type")
     simple = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD,
-              "Lowercase": Lowercase, "StripAccents": StripAccents}
+              "Lowercase": Lowercase, "StripAccents": StripAccents, "ByteLevel": ByteLevel}
     if kind in simple:
         return simple[kind]()
     if kind == "BertNormalizer":

@@ -10,9 +10,11 @@ every piece keeps its offsets into the original input.
 from __future__ import annotations
 
 import functools
+import json
 import re
+import unicodedata
 
-from .core import byte_level
+from .core import byte_level, custom_calls
 from .core import unicode_regex
 from .core.errors import SubwordLabError
 from .core.normalized import PreTokenizedString
@@ -127,6 +129,11 @@ class PreTokenizer:
     def to_dict(self) -> dict:
         return {"type": type(self).__name__}
 
+    @staticmethod
+    def custom(obj):
+        """Wrap a Python object that has a pre_tokenize(pts) method (HF's PreTokenizer.custom)."""
+        return CustomPreTokenizer(obj)
+
     def __repr__(self):
         fields = {k: v for k, v in self.to_dict().items() if k != "type"}
         args = ", ".join(f"{k}={v!r}" for k, v in fields.items())
@@ -138,11 +145,29 @@ class PreTokenizer:
     def __hash__(self):
         return hash(repr(self))
 
-    def __getstate__(self):
-        return self.to_dict()
+    def __getstate__(self):  # as HF: the state is the component's tokenizer.json text
+        return json.dumps(self.to_dict())
 
     def __setstate__(self, state):
+        if isinstance(state, (str, bytes)):
+            state = json.loads(state)
         self.__dict__.update(from_dict(state).__dict__)
+
+
+class CustomPreTokenizer(PreTokenizer):
+    """A pre-tokenizer written in Python: any object with a pre_tokenize(pts) method."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def pre_tokenize(self, pts):
+        custom_calls.call_user(self.obj, "pre_tokenize", pts)
+
+    def to_dict(self):
+        custom_calls.not_saveable("pre-tokenizer")
+
+    def __repr__(self):
+        return f"CustomPreTokenizer({self.obj!r})"
 
 
 class Whitespace(PreTokenizer):
@@ -210,7 +235,8 @@ class CharDelimiterSplit(PreTokenizer):
 
     def __init__(self, delimiter: str):
         if not isinstance(delimiter, str) or len(delimiter) != 1:
-            raise SubwordLabError("the delimiter must be exactly one character", field="delimiter")
+            raise SubwordLabError("expected a string of length 1: the delimiter is one character",
+                                  field="delimiter")
         self.delimiter = delimiter
 
     def pre_tokenize(self, pts):
@@ -301,7 +327,7 @@ class Metaspace(PreTokenizer):
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always",
                  split: bool = True):
         if not isinstance(replacement, str) or len(replacement) != 1:
-            raise SubwordLabError("the replacement must be exactly one character",
+            raise SubwordLabError("expected a string of length 1: the replacement is one character",
                                   field="replacement")
         if prepend_scheme not in self._SCHEMES:
             raise SubwordLabError(
@@ -387,6 +413,47 @@ def _pattern_from_dict(d: dict):
     raise SubwordLabError('expected {"String": ...} or {"Regex": ...}', field="pattern")
 
 
+class UnicodeScripts(PreTokenizer):
+    """Split where the Unicode script changes (Latin, Cyrillic, Han...), as HF's.
+
+    Spaces belong to no script; kana count as Han. Scripts come from the standard
+    library's character names, an approximation of the Unicode Scripts property:
+    letters by the first word of their name, marks as "Inherited", and
+    everything else as "Common"."""
+
+    def _split(self, _, ns):
+        text = ns.normalized
+        cuts, last = [], None
+        for i, ch in enumerate(text):
+            script = _script(ch)
+            if script != "Any" and last not in (None, "Any", script) or (i == 0):
+                cuts.append(i)
+            if script != "Any":
+                last = script
+        cuts.append(len(text))
+        return [ns.slice(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+    def pre_tokenize(self, pts):
+        pts.split(self._split)
+
+
+_KANA = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "CJK": "CJK", "HALFWIDTH": "CJK"}
+
+
+def _script(ch):
+    if ch == " ":
+        return "Any"
+    if ch == "\u30fc":  # the prolonged sound mark: Han with its kana, as HF
+        return "CJK"
+    category = unicodedata.category(ch)
+    if category[0] == "M":
+        return "Inherited"
+    if category[0] != "L":
+        return "Common"
+    word = unicodedata.name(ch, "?").split(" ", 1)[0]
+    return _KANA.get(word, word)
+
+
 class Sequence(PreTokenizer):
     """Several pre-tokenizers, one after the other."""
 
@@ -399,6 +466,9 @@ class Sequence(PreTokenizer):
 
     def __getitem__(self, index):
         return self.pretokenizers[index]
+
+    def __setitem__(self, index, pretokenizer):
+        self.pretokenizers[index] = pretokenizer
 
     def __len__(self):
         return len(self.pretokenizers)
@@ -447,6 +517,7 @@ def _split_from_dict(d):
 _FROM_DICT = {
     "Whitespace": lambda d: Whitespace(),
     "WhitespaceSplit": lambda d: WhitespaceSplit(),
+    "UnicodeScripts": lambda d: UnicodeScripts(),
     "BertPreTokenizer": lambda d: BertPreTokenizer(),
     "ByteLevel": lambda d: ByteLevel(_require(d, "add_prefix_space", "ByteLevel"),
                                      _require(d, "trim_offsets", "ByteLevel"),

@@ -7,6 +7,8 @@ sequences, let the processor rewrite the list of encodings, then merge them.
 """
 from __future__ import annotations
 
+import json
+
 from .encoding import Encoding
 from .core.errors import SubwordLabError
 
@@ -43,8 +45,13 @@ class PostProcessor:
     def to_dict(self):
         raise NotImplementedError
 
-    def __getstate__(self):
-        return self.to_dict()
+    def __getstate__(self):  # as HF: the state is the component's tokenizer.json text
+        return json.dumps(self.to_dict())
+
+    def __setstate__(self, state):
+        if isinstance(state, (str, bytes)):
+            state = json.loads(state)
+        self.__dict__.update(from_dict(state).__dict__)
 
     def __repr__(self):
         return f"{type(self).__name__}({self.to_dict()!r})"
@@ -146,7 +153,7 @@ class RobertaProcessing(PostProcessor):
 class ByteLevel(PostProcessor):
     """Trims the offsets of byte-level tokens so they exclude the spaces they carry."""
 
-    def __init__(self, add_prefix_space=True, trim_offsets=True, use_regex=True):
+    def __init__(self, add_prefix_space=True, trim_offsets=True, use_regex=True, **_ignored):
         self.add_prefix_space = bool(add_prefix_space)
         self.trim_offsets = bool(trim_offsets)
         self.use_regex = bool(use_regex)
@@ -209,6 +216,9 @@ class Sequence(PostProcessor):
     def __getitem__(self, index):
         return self.processors[index]
 
+    def __setitem__(self, index, processor):
+        self.processors[index] = processor
+
     def __len__(self):
         return len(self.processors)
 
@@ -219,11 +229,11 @@ def _parse_piece(text):
     """'$A', '$B:1', '[CLS]', '[SEP]:1', '$', '$0' -> ('seq', 'A'|'B', type) or ('tok', id, type)."""
     parts = text.split(":")
     if len(parts) > 2:
-        raise SubwordLabError(f"cannot build a template piece from {text!r}", field="template")
+        raise SubwordLabError(f"Cannot build Piece from {text!r}: write $A, $B, $A:1 or a token", field="template")
     type_id = 0
     if len(parts) == 2:
         if not parts[1].isdigit():
-            raise SubwordLabError(f"cannot build a template piece from {text!r}",
+            raise SubwordLabError(f"Cannot build Piece from {text!r}: write $A, $B, $A:1 or a token",
                                   field="template")
         type_id = int(parts[1])
     name = parts[0]
@@ -237,7 +247,7 @@ def _parse_piece(text):
     if rest.isdigit():
         # "$1" means sequence A with type id 1 (only when no ":n" overrides it)
         return ("seq", "A", type_id if len(parts) == 2 else int(rest))
-    raise SubwordLabError(f"cannot build a template piece from {text!r}", field="template")
+    raise SubwordLabError(f"Cannot build Piece from {text!r}: write $A, $B, $A:1 or a token", field="template")
 
 
 def _parse_template(template, field):
@@ -302,8 +312,8 @@ class TemplateProcessing(PostProcessor):
         missing = sorted({p[1] for p in self.single + self.pair
                           if p[0] == "tok" and p[1] not in self.special_tokens})
         if missing:
-            raise SubwordLabError(f"missing special token(s) {', '.join(missing)}",
-                                  field="special_tokens")
+            raise SubwordLabError(f"Missing SpecialToken(s) with id(s) {', '.join(missing)}: "
+                                  "give their ids in special_tokens", field="special_tokens")
 
     def _count(self, template):
         return sum(len(self.special_tokens[p[1]][0]) for p in template if p[0] == "tok")

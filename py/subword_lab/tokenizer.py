@@ -177,9 +177,11 @@ class Tokenizer:
         """Encode many inputs (str or (a, b) pairs); batch padding pads to the longest."""
         out = []
         for item in inputs:
+            if hasattr(item, "tolist"):  # a row of a numpy array
+                item = item.tolist()
             if isinstance(item, (tuple, list)) and not is_pretokenized:
                 out.append(self._encode_unpadded(item[0], item[1], False, add_special_tokens))
-            elif is_pretokenized and isinstance(item, tuple):
+            elif is_pretokenized and _is_word_lists_pair(item):
                 out.append(self._encode_unpadded(item[0], item[1], True, add_special_tokens))
             else:
                 out.append(self._encode_unpadded(item, None, is_pretokenized,
@@ -196,12 +198,16 @@ class Tokenizer:
         return self._post_process(encoding, pair_encoding, add_special_tokens)
 
     def _encode_sequence(self, sequence, type_id, is_pretokenized, on_event):
+        if hasattr(sequence, "tolist"):  # a numpy array of str, as HF accepts
+            sequence = sequence.tolist()
         if not is_pretokenized:
             if not isinstance(sequence, str):
-                raise TypeError(f"expected a str to encode, got {type(sequence).__name__}")
+                raise TypeError("TextInputSequence must be str: expected a str to encode, "
+                                f"got {type(sequence).__name__}")
             return self._encode_text(sequence, type_id, None, on_event)
         if isinstance(sequence, str):
-            raise TypeError("is_pretokenized=True expects a list of words, not a str")
+            raise TypeError("PreTokenizedInputSequence must be Union[List[str], Tuple[str]]: "
+                            "is_pretokenized=True expects a list of words, not a str")
         # each word is encoded on its own: offsets are relative to the word, and
         # the word id is the word's index in the list
         merged = Encoding()
@@ -503,8 +509,67 @@ class Tokenizer:
             tok._model, tok._normalizer)
         return tok
 
-    def __repr__(self):
-        return f"Tokenizer(model={self._model!r})"
+    def __repr__(self):  # tokenizers' style: the tokenizer.json fields
+        from .reprs import hf_repr
+        return hf_repr("Tokenizer", self.to_dict())
+
+    def __str__(self):  # the same, long lists shortened
+        from .reprs import hf_repr
+        return hf_repr("Tokenizer", self.to_dict(), short=True)
+
+    # -- HF conveniences (subword_lab.compat relies on them) ---------------
+
+    def encode_batch_fast(self, inputs, is_pretokenized=False, add_special_tokens=True):
+        """HF's faster batch (no offsets there); here the same as encode_batch."""
+        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+
+    async def async_encode(self, sequence, pair=None, is_pretokenized=False,
+                           add_special_tokens=True):
+        return self.encode(sequence, pair, is_pretokenized, add_special_tokens)
+
+    async def async_encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True):
+        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+
+    async def async_encode_batch_fast(self, inputs, is_pretokenized=False,
+                                      add_special_tokens=True):
+        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+
+    async def async_decode_batch(self, sequences, skip_special_tokens=True):
+        return self.decode_batch(sequences, skip_special_tokens)
+
+    @classmethod
+    def from_pretrained(cls, identifier, revision="main", token=None):
+        """The tokenizer.json of a Hugging Face Hub repository, fetched through
+        huggingface_hub (its cache, offline mode and token) when it is installed."""
+        try:
+            from huggingface_hub import hf_hub_download
+        except ImportError:  # the browser: a plain HTTPS request
+            return cls.from_str(_hub_text(identifier, revision, token), path=identifier)
+        return cls.from_file(hf_hub_download(identifier, "tokenizer.json", revision=revision,
+                                             token=token))
+
+
+def _hub_text(identifier, revision, token):
+    """tokenizer.json of a Hub repository, without huggingface_hub."""
+    import urllib.parse
+    import urllib.request
+
+    url = (f"https://huggingface.co/{identifier}/resolve/"
+           f"{urllib.parse.quote(revision, safe='')}/tokenizer.json")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers),
+                                    timeout=60) as response:
+            return response.read().decode("utf-8")
+    except OSError as exc:
+        raise SubwordLabError(f"could not download tokenizer.json of {identifier!r} "
+                              f"(revision {revision!r}): {exc}") from None
+
+
+def _is_word_lists_pair(item):
+    """([words], [words]): a pre-tokenized pair, as a tuple or a list (HF's rule)."""
+    return (isinstance(item, (list, tuple)) and len(item) == 2
+            and all(isinstance(x, (list, tuple)) for x in item))
 
 
 # -- tokenizer.json helpers ---------------------------------------------------------------
@@ -624,7 +689,10 @@ def _split_added(splits, added, normalized_tokens):
         pieces = added.find_matches(ns.normalized, normalized_tokens)
         if len(pieces) == 1 and pieces[0][0] is None:
             if pieces[0][2] > 0:
-                out.append(split)
+                # HF slices even a piece without matches: the slice's shift into
+                # the input is where its normalized text starts (Metaspace's
+                # prepend_scheme="first" reads it).
+                out.append(Split(ns.slice(0, pieces[0][2]), None) if ns._align else split)
             continue
         for id_, start, end in pieces:
             if start == end:

@@ -109,7 +109,8 @@ def test_link_with_step_opens_that_step_and_keyboard_drives_player(app):
     page = open_train(app, "algo=wordpiece&corpus=course-sentences&step=4")
     assert position(page).startswith("4 /")
     assert vocab(page) == ["ab", "##fu", "Fa", "Fac"]
-    page.locator(".train-words-viewport").focus()  # focus in the view, not in a form field
+    # No click into the view first: the keys work wherever the focus is (here: nowhere).
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.querySelector('[data-testid=player-position]').textContent.startsWith('5 /')")
     page.keyboard.press("ArrowLeft")
@@ -138,9 +139,23 @@ def test_cancel_botchan_run_keeps_page_usable(app):
     page.get_by_test_id("train-corpus").select_option("course-toy")
     page.get_by_test_id("train-button").click()
     page.wait_for_selector("[data-testid=train-status]:has-text('Done')", timeout=120_000)
-    page.evaluate("() => window.subwordLab.player().seek(3)")
+    page.evaluate("() => { window.subwordLab.player().pause(); window.subwordLab.player().seek(3); }")
     page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 3")
     assert vocab(page) == ["ug", "un", "hug"]
+
+
+def test_train_button_plays_from_the_first_step(app):
+    """Pressing Train shows the run from step 0 and plays it to the end; the status
+    counts the steps the player shows."""
+    page = open_train(app, "algo=bpe&corpus=course-toy")
+    page.get_by_test_id("train-button").click()
+    page.wait_for_selector("[data-testid=train-status]:has-text('Done')", timeout=120_000)
+    first = position(page)
+    total = int(first.split("/")[1])
+    assert int(first.split("/")[0]) < total, first  # not at the end when it finishes
+    page.wait_for_function("() => { const p = document.querySelector('[data-testid=player-position]').textContent.split(' / ');"
+                           " return p[0] === p[1]; }", timeout=60_000)
+    assert f"{total} steps" in page.get_by_test_id("train-status").inner_text()
 
 
 def test_use_in_tokenize_and_download(app):

@@ -30,6 +30,7 @@ LONG_FILES = {
                              "its tables and the parser belong together",
     "tokenizer.py": "the Tokenizer class mirrors tokenizers' API surface one to one",
     "pre_tokenizers.py": "one class per tokenizers pre-tokenizer, as tokenizers' module",
+    "normalizers.py": "one class per tokenizers normalizer, as tokenizers' module",
     "decoders.py": "one class per tokenizers decoder, as tokenizers' module",
     "models/bpe.py": "BPE's encode and its merge table; the hot loop is kept in one place",
     "trainers/merging.py": "the pair-count engine of BPE/WordPiece training, hand-inlined "

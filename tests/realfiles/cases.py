@@ -43,14 +43,9 @@ def _spm(paths, root, asset):
 
 
 _LLAMA_SRC = ("llama_models/tokenizer_utils.py",)
-_SPM_WS = f"{ISSUE} items 2 and 4 (sentencepiece whitespace runs; piece strings in text)"
-_SPM_SPECIAL = f"{ISSUE} item 4 (control / unknown piece strings in text are plain text)"
 _DETECT = f"{ISSUE} item 7 (format detected by content)"
 _CL100K = f"{ISSUE} item 1 (possessive quantifiers in the split pattern)"
 _NAMES = f"{ISSUE} item 8 (known tiktoken encodings by name)"
-_SPM_TEXT = (f"{ISSUE} items 4 and 6 (piece strings such as <s> in text are plain text; "
-             "Unigram ties broken as sentencepiece does)")
-_SPM_UNK = f"{ISSUE} item 5 (an unknown id decodes to the model's unk surface ' ⁇ ')"
 _QWEN_NFC = (f"{ISSUE} item 8 (Qwen's own tokenizer puts text in NFC before splitting; "
              "its known-encoding entry must say so)")
 _WHISPER = f"{ISSUE} item 7 (multilingual.tiktoken has an empty token at '= 50256')"
@@ -90,13 +85,13 @@ CASES = [
          xfail={"detect": _DETECT, "name": _NAMES}),
     # -- Mistral ------------------------------------------------------------------------
     Case("mistral-v1", "mistral.tokenizer.model.v1", _spm, format="sentencepiece",
-         xfail={**_text(_SPM_WS), "detect": _DETECT}),
+         xfail={"detect": _DETECT}),
     Case("mistral-v2", "mistral.tokenizer.model.v2", _spm, format="sentencepiece",
-         xfail={**_text(_SPM_WS), "detect": _DETECT}),
+         xfail={"detect": _DETECT}),
     Case("mistral-v3", "mistral.tokenizer.model.v3", _spm, format="sentencepiece",
-         xfail={**_text(_SPM_WS), "detect": _DETECT}),
+         xfail={"detect": _DETECT}),
     Case("mistral-v7", "mistral.tokenizer.model.v7", _spm, format="sentencepiece",
-         xfail={**_text(_SPM_WS), "detect": _DETECT}),
+         xfail={"detect": _DETECT}),
     Case("mistral-tekken", "mistral-tekken-240718.json",
          lambda paths, root, asset: refs.tekken(paths[asset]), xfail=_all(_TEKKEN)),
     # -- Google, Alibaba, DeepSeek, Anthropic ----------------------------------------------
@@ -121,12 +116,9 @@ CASES = [
     Case("bert-base-uncased", "bert-base-uncased.tokenizer.json", _json),
     Case("bert-base-uncased-vocab.txt", "bert-base-uncased.vocab.txt",
          lambda paths, root, asset: refs.from_bert_vocab(paths[asset])),
-    Case("botchan-unigram", "botchan_en_unigram_1000.model", _spm,
-         xfail={**_text(_SPM_TEXT), "decode": _SPM_UNK}),
-    Case("botchan-bpe", "botchan_en_bpe_1000.model", _spm,
-         xfail={**_text(_SPM_SPECIAL), "decode": _SPM_UNK}),
-    Case("kyoto-ja-unigram", "kyoto_ja_unigram_8000.model", _spm,
-         xfail={**_text(_SPM_TEXT), "decode": _SPM_UNK}),
+    Case("botchan-unigram", "botchan_en_unigram_1000.model", _spm),
+    Case("botchan-bpe", "botchan_en_bpe_1000.model", _spm),
+    Case("kyoto-ja-unigram", "kyoto_ja_unigram_8000.model", _spm),
 ]
 
 BY_ID = {case.id: case for case in CASES}

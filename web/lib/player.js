@@ -71,8 +71,10 @@ function setAttr(node, name, value) {
 }
 
 export class Player {
-  // container: where the controls go; scope: the element whose keyboard events the player handles.
-  constructor({ container, scope = container, onPosition = () => {} }) {
+  // container: where the controls go; scope: the element whose keyboard events the player
+  // handles; active(): whether the keys are the player's now (a page-wide scope needs it).
+  constructor({ container, scope = container, onPosition = () => {}, active = () => true }) {
+    this.active = active;
     this.timeline = { length: 0, render: () => {}, narrate: () => "" };
     this.k = 0;
     this.playing = false;
@@ -238,8 +240,9 @@ export class Player {
 
   key(event) {
     const target = event.target;
-    const typing = target.closest?.("input:not([type=range]), textarea, select, [contenteditable]");
-    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
+    const typing = target.closest?.("input:not([type=range]), textarea, select, [contenteditable], [role=listbox]");
+    if (typing || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!this.active()) return;
     const actions = {
       " ": () => this.toggle(),
       ArrowRight: () => this.step(1),

@@ -9,11 +9,12 @@ import { t } from "../i18n/index.js";
 import { el } from "../lib/dom.js";
 import "../i18n/tokenize.js";
 import { TokenList } from "./tokenize/token-list.js";
-import { TokenLinks } from "./tokenize/linking.js";
+import { TokenLinks, wordAround } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
 import { Picker } from "./tokenize/picker.js";
 import { RulesLine } from "./tokenize/rules.js";
 import { presetBytes } from "../lib/presets.js";
+import { TokenExport } from "./tokenize/export.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
 // the chips below show how. (Common words stay whole; rare ones come apart.)
@@ -63,6 +64,7 @@ export class TokenizeView {
     this.waiters = [];
     this.list = new TokenList(this.el);
     this.links = new TokenLinks(this);
+    this.exporter = new TokenExport(this, this.el.tokens);
   }
 
   // ------------------------------------------------------------------ set-up
@@ -368,6 +370,7 @@ export class TokenizeView {
     this.resultText = text;
     const shown = Math.min(result.ids.length, this.tokenLimit);
     this.list.draw(result, text, key, this.info.get(key) || {}, shown);
+    this.exporter.update();
     // For bench/bench_page.py: when the DOM was updated, and when it was painted
     // (the first task after the next animation frame runs after the paint).
     this.renderedAt = performance.now();
@@ -382,16 +385,4 @@ export class TokenizeView {
 function withoutName(message, name) {
   const prefix = `${name}: `;
   return message.startsWith(prefix) ? message.slice(prefix.length) : message;
-}
-
-/** The word a token belongs to: the run of non-space characters around its offsets, with
- * the one space before it (byte-level and sentencepiece vocabularies keep that space). */
-function wordAround(text, [start, end]) {
-  let from = start;
-  let to = Math.max(end, start);
-  while (from < to - 1 && /\s/.test(text[from])) from += 1; // " unbel": the word is after the space
-  while (from > 0 && !/\s/.test(text[from - 1])) from -= 1;
-  while (to < text.length && !/\s/.test(text[to])) to += 1;
-  if (from > 0 && text[from - 1] === " ") from -= 1;
-  return text.slice(from, to);
 }

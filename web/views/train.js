@@ -42,7 +42,8 @@ class TrainView {
     const intro = el("p", "hint train-intro", t("train.intro"));
     const form = el("form", "train-form");
     form.setAttribute("aria-label", t("train.form"));
-    form.addEventListener("submit", (e) => { e.preventDefault(); this.train(); });
+    // Pressing Train plays the run from its first step (a link to a step opens that step).
+    form.addEventListener("submit", (e) => { e.preventDefault(); this.train({ play: true }); });
     Object.assign(this, optionControls(), customTextBox((file) => this.readFile(file)),
       formButtons(() => this.cancel()), statusLines(), resultActions(() => this.useInTokenize()));
     form.append(this.optionRow, this.customBox, this.buttons);
@@ -171,7 +172,7 @@ class TrainView {
     return this.botchan;
   }
 
-  async train({ step = null } = {}) {
+  async train({ step = null, play = false } = {}) {
     const args = this.args();
     this.url.set({ algo: args.algo, corpus: args.corpus, vocab_size: args.vocab_size,
       tie_break: args.tie_break ?? null, method: args.method ?? null, step: null });
@@ -200,7 +201,8 @@ class TrainView {
         renderer.add(batch);
       });
       if (runId !== this.runId) return;
-      this.finished(result, renderer, step);
+      this.finished(result, renderer, play ? 0 : step);
+      if (play) this.context.player.play();
     } catch (error) {
       if (runId !== this.runId) return;
       if (error instanceof TrainingCancelled || error.kind === "cancelled") {

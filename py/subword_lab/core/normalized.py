@@ -67,7 +67,17 @@ class NormalizedString:
 
     # ----- inspection -----------------------------------------------------
     def __repr__(self):
-        return f"NormalizedString(original={self.original!r}, normalized={self.normalized!r})"
+        return f'NormalizedString(original="{self.original}", normalized="{self.normalized}")'
+
+    def __str__(self):
+        return self.normalized
+
+    def __getitem__(self, index):
+        """`ns[i:j]`: the part over normalized chars i..j (HF's slicing)."""
+        if not isinstance(index, slice) or index.step not in (None, 1):
+            raise TypeError("a NormalizedString can only be sliced, as ns[start:end]")
+        start, end, _ = index.indices(len(self.normalized))
+        return self.slice(start, max(start, end))
 
     def __len__(self):
         return len(self.normalized)

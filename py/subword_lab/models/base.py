@@ -89,8 +89,13 @@ class Model:
     def to_dict(self) -> dict:
         raise NotImplementedError
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(vocab_size={self.get_vocab_size()})"
+    def __repr__(self) -> str:  # tokenizers' style: the tokenizer.json fields
+        from ..reprs import hf_repr
+        return hf_repr(type(self).__name__, self.to_dict())
+
+    def __str__(self) -> str:  # the same, long lists shortened
+        from ..reprs import hf_repr
+        return hf_repr(type(self).__name__, self.to_dict(), short=True)
 
 
 def tokens_event(tokens) -> list:

@@ -134,6 +134,8 @@ class BPE(Model):
     def __init__(self, vocab=None, merges=None, cache_capacity=None, dropout=None,
                  unk_token=None, continuing_subword_prefix=None, end_of_word_suffix=None,
                  fuse_unk=False, byte_fallback=False, ignore_merges=False, seed=None):
+        if isinstance(vocab, str) and isinstance(merges, str):  # HF's BPE(vocab_path, merges_path)
+            vocab, merges = self.read_file(vocab, merges)
         if dropout is not None and not 0.0 <= dropout <= 1.0:
             raise model_error("dropout must be between 0 and 1", "dropout")
         self._set_vocab(vocab or {})

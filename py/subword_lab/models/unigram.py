@@ -16,6 +16,7 @@ import heapq
 import math
 import random
 
+from ..core.errors import SubwordLabError
 from .base import Model, Token, byte_token, field, model_error, tokens_event
 
 __all__ = ["Unigram"]
@@ -49,7 +50,11 @@ def _log_add(x: float, y: float) -> float:
 class Unigram(Model):
     type_name = "Unigram"
 
-    def __init__(self, vocab=None, unk_id=None, byte_fallback=False):
+    def __init__(self, vocab=None, unk_id=None, byte_fallback=False, alpha=None,
+                 nbest_size=None):
+        # alpha / nbest_size: HF's subword-regularization settings, kept and saved;
+        # encoding here is always the best (Viterbi) segmentation.
+        self.alpha, self.nbest_size = alpha, nbest_size
         vocab = [(str(p), float(s)) for p, s in (vocab or [])]
         if unk_id is not None:
             if not vocab:
@@ -94,7 +99,8 @@ class Unigram(Model):
         return tokens
 
     def _missing_unk(self):
-        return model_error("met an unknown character but unk_id is not set", "unk_id")
+        # tokenizers' own words, which code written for it may match on
+        return SubwordLabError("Encountered an unknown token but `unk_id` is missing")
 
     def _best_path(self, s: str) -> list:
         """[(start, end, id)] of the best segmentation; ties go to the earliest start (HF)."""

@@ -10,6 +10,8 @@ class WordLevel(Model):
     type_name = "WordLevel"
 
     def __init__(self, vocab=None, unk_token="<unk>"):
+        if isinstance(vocab, str):  # a vocab.json path, as HF's WordLevel(vocab_path)
+            vocab = self.read_file(vocab)
         self._set_vocab(vocab or {})
         self.unk_token = unk_token
 
@@ -30,6 +32,21 @@ class WordLevel(Model):
 
     def to_dict(self) -> dict:
         return {"type": "WordLevel", "vocab": ordered_vocab(self.vocab), "unk_token": self.unk_token}
+
+    @staticmethod
+    def read_file(vocab_path) -> dict:
+        """A vocab.json ({token: id}) as a dict."""
+        import json
+
+        with open(vocab_path, encoding="utf-8") as f:
+            vocab = json.load(f)
+        if not isinstance(vocab, dict):
+            raise model_error("vocab.json must hold an object of token -> id", "vocab")
+        return vocab
+
+    @classmethod
+    def from_file(cls, vocab_path, unk_token="<unk>") -> "WordLevel":
+        return cls(cls.read_file(vocab_path), unk_token=unk_token)
 
     @classmethod
     def from_dict(cls, d: dict) -> "WordLevel":

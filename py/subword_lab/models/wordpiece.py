@@ -30,6 +30,8 @@ class WordPiece(Model):
 
     def __init__(self, vocab=None, unk_token="[UNK]", max_input_chars_per_word=100,
                  continuing_subword_prefix="##"):
+        if isinstance(vocab, str):  # a vocab.txt path, as HF's WordPiece(vocab_path)
+            vocab = self.read_file(vocab)
         self._set_vocab(vocab or {})
         self.unk_token = unk_token
         self.max_input_chars_per_word = max_input_chars_per_word

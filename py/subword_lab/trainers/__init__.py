@@ -12,6 +12,8 @@ _LAZY = {
     "BpeTrainer": "bpe",
     "WordPieceTrainer": "wordpiece",
     "UnigramTrainer": "unigram",
+    "WordLevelTrainer": "wordlevel",
+    "ParityBpeTrainer": "parity_bpe",
     "Trainer": "base",
     "TrainingCancelled": "base",
     "train_tokenizer": "base",

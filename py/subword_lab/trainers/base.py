@@ -32,6 +32,21 @@ def special_token_contents(special_tokens):
     return contents
 
 
+def special_added_tokens(special_tokens):
+    """The trainer's special tokens as AddedToken(special=True), as HF reads them back."""
+    special_token_contents(special_tokens)  # fail early on a bad entry
+    from ..added_vocabulary import AddedToken
+    out = []
+    for token in special_tokens or ():
+        if isinstance(token, str):
+            token = AddedToken(token, special=True)
+        elif not token.special:
+            token = AddedToken(token.content, token.single_word, token.lstrip, token.rstrip,
+                               token._normalized, special=True)
+        out.append(token)
+    return out
+
+
 def as_added_tokens(special_tokens):
     """What `train` returns: AddedToken objects (special=True) when the tokenizer
     module provides them, else the plain strings."""

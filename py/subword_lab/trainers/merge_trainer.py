@@ -6,7 +6,8 @@ pairs (`_engine`), how two tokens merge (`_merged`), and what model it fills.
 from __future__ import annotations
 
 from ..core.errors import SubwordLabError
-from .base import Trainer, as_added_tokens, refill_model, special_token_contents
+from .base import (Trainer, as_added_tokens, refill_model, special_added_tokens,
+                   special_token_contents)
 from .merging import MASK, SHIFT, Vocab
 
 TIE_BREAKS = ("hf", "first")
@@ -38,8 +39,7 @@ class MergeTrainer(Trainer):
         self.vocab_size = _check_int(vocab_size, "vocab_size")
         self.min_frequency = _check_int(min_frequency, "min_frequency")
         self.show_progress = bool(show_progress)
-        self.special_tokens = list(special_tokens or ())
-        special_token_contents(self.special_tokens)  # fail early on a bad entry
+        self.special_tokens = special_added_tokens(special_tokens)
         self.limit_alphabet = _check_int(limit_alphabet, "limit_alphabet", allow_none=True)
         self.initial_alphabet = self._first_chars(initial_alphabet)
         for name, value in (("continuing_subword_prefix", continuing_subword_prefix),

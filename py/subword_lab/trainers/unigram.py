@@ -16,7 +16,8 @@ from __future__ import annotations
 import sys
 
 from ..core.errors import SubwordLabError
-from .base import Trainer, as_added_tokens, refill_model, special_token_contents
+from .base import (Trainer, as_added_tokens, refill_model, special_added_tokens,
+                   special_token_contents)
 from . import unigram_em, unigram_exact, unigram_seed
 
 __all__ = ["UnigramTrainer"]
@@ -50,7 +51,7 @@ class UnigramTrainer(Trainer):
                                   field="shrink_fraction")
         self.vocab_size = vocab_size
         self.show_progress = bool(show_progress)
-        self.special_tokens = list(special_tokens or [])
+        self.special_tokens = special_added_tokens(special_tokens)
         self._specials = special_token_contents(self.special_tokens)
         self.shrinking_factor = shrinking_factor
         self.unk_token = unk_token
@@ -97,6 +98,9 @@ class UnigramTrainer(Trainer):
     def train(self, model=None, on_event=None):
         """Learn the vocabulary from the fed words and fill `model` (a models.Unigram)
         with it. Returns the special tokens to add to the tokenizer."""
+        if model is not None and getattr(model, "type_name", "Unigram") != "Unigram":
+            raise SubwordLabError("UnigramTrainer can only train a Unigram model, "
+                                  f"not {model.type_name}", field="trainer")
         self._require_words()
         emit = self._emitter(on_event)
         send = on_event is not None

@@ -1,0 +1,1 @@
+"""`tokenizers.tools`: not provided (the web page is Subword Lab's visualizer)."""

@@ -1,0 +1,55 @@
+"""The page on a phone and on a desktop: no view scrolls the page sideways (a wide
+diagram scrolls inside its own box), the header stays small on a phone, and touch
+screens get no keyboard hints."""
+from __future__ import annotations
+
+import pytest
+
+from shots import shot_path
+
+VIEWS = {
+    "tokenize": "?tokenizer=gpt2&text=Smart%20%E2%80%9Cquotes%E2%80%9D%20and%20a%20verylongwordthatneverends",
+    "pipeline": "?view=pipeline",
+    "train": "?view=train&algo=wordpiece&corpus=course-sentences&step=4",
+    "train-unigram": "?view=train&algo=unigram&corpus=course-toy",
+    "encode-unigram": "?view=encode&algo=unigram&text=unhugs%20hugging%20bunnies",
+    "encode-bpe": "?view=encode&algo=bpe&text=unhugs%20hugging%20bunnies",
+    "compare": "?view=compare",
+}
+
+
+def settle_view(app):
+    app.page.evaluate("""async () => {
+        const v = await window.subwordLab.showView(window.subwordLab.view());
+        if (v && v.settled) await v.settled();
+        await window.subwordLab.settled();
+    }""")
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (390, 844), (1280, 900)])
+def test_no_sideways_scroll(browser, site, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  has_touch=width < 600, is_mobile=width < 600)
+    page = context.new_page()
+    try:
+        wide = {}
+        for name, query in VIEWS.items():
+            page.goto(f"{site}/{query}")
+            page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
+            page.evaluate("""async () => {
+                const v = await window.subwordLab.showView(window.subwordLab.view());
+                if (v && v.settled) await v.settled();
+            }""")
+            over = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            if over > 0:
+                wide[name] = over
+            if width == 390:
+                page.screenshot(path=shot_path(f"phone-{name}.png"), full_page=True)
+        assert wide == {}, f"views wider than the screen at {width}px (extra px): {wide}"
+        if width < 600:
+            header = page.evaluate("() => document.querySelector('header.site').getBoundingClientRect().height")
+            assert header <= 0.15 * height, f"header {header:.0f}px of {height}px"
+            hints = page.locator(".player-keys")
+            assert all(not h.is_visible() for h in hints.all()), "keyboard hints on a touch screen"
+    finally:
+        context.close()

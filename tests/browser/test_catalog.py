@@ -85,7 +85,7 @@ def pick(page, key):
                            arg=key, timeout=180_000)
     assert page.get_by_test_id("error").text_content() == "", page.get_by_test_id("error").text_content()
     page.evaluate("async () => await window.subwordLab.settled()")
-    page.wait_for_function("() => window.subwordLab.state().paintedAt !== null")
+    page.wait_for_function("(t) => (window.subwordLab.state().paintedAt || 0) > t", arg=start)
     return (page.evaluate("window.subwordLab.state().paintedAt") - start) / 1000
 
 
@@ -99,7 +99,18 @@ def test_no_preset_file_is_fetched_before_it_is_picked(shared):
     page.screenshot(path=shot_path("catalog-picker.png"))
 
 
-@pytest.mark.parametrize("key", SHIPPED)
+# Presets the page does not give exactly yet, with the issue item that fixes each; strict,
+# so the mark must go when the fix lands.
+NOT_EXACT_YET = {
+    "o200k-base": "issue 11 item 1: o200k's \\p{N}{1,3} splits 1234567 as 123|45|67, "
+                  "tiktoken as 123|456|7",
+    "whisper-multilingual": "issue 11 item 7: the library refuses the empty token at '= 50256' "
+                            "(the formats branch reads it)",
+}
+
+
+@pytest.mark.parametrize("key", [pytest.param(k, marks=pytest.mark.xfail(
+    reason=NOT_EXACT_YET[k], strict=True)) if k in NOT_EXACT_YET else k for k in SHIPPED])
 def test_preset_ids_equal_its_own_library(shared, key):
     page, watch, _ = shared
     page.get_by_test_id("text-input").fill(TEXT)
@@ -205,3 +216,44 @@ def test_compare_three_catalog_entries(shared):
     assert all(d > 0 for d in differing), differing
     page.screenshot(path=shot_path("compare-three.png"), full_page=True)
     page.evaluate("() => window.subwordLab.showView('tokenize')")
+
+
+# A special token's text in the input, per preset: "recognise" reads it as that token,
+# "as text" as ordinary text (tiktoken's encode vs encode_ordinary; tokenizers'
+# encode_special_tokens).
+SPECIAL_TEXT = {"gpt2": "<|endoftext|>", "o200k-base": "<|endoftext|>",
+                "cl100k-base": "<|endoftext|>", "deepseek-v3": "<｜begin▁of▁sentence｜>",
+                "bert-base-uncased": "[SEP]"}
+
+
+def special_oracle(key, choice):
+    case = cases.BY_ID[CASE_OF.get(key, key)]
+    path = assets.fetch([case.asset], quiet=True)[case.asset]
+    if path.suffix == ".json":
+        from tokenizers import Tokenizer
+        tok = Tokenizer.from_file(str(path))
+        tok.no_padding()
+        tok.no_truncation()
+        tok.encode_special_tokens = choice == "as_text"
+        return lambda text: tok.encode(text).ids
+    enc = case.reference(assets.fetch([case.asset, *case.needs], quiet=True),
+                         ROOT / "test-results" / "reference-packages", case.asset).tiktoken
+    if choice == "as_text":
+        return enc.encode_ordinary
+    return lambda text: enc.encode(text, allowed_special="all")
+
+
+@pytest.mark.parametrize("key", sorted(SPECIAL_TEXT))
+def test_special_tokens_in_text_recognised_or_as_text(shared, key):
+    page, _, _ = shared
+    page.evaluate("() => window.subwordLab.showView('tokenize')")
+    text = f"Hello {SPECIAL_TEXT[key]} world 42"
+    page.get_by_test_id("text-input").fill(text)
+    pick(page, key)
+    choice = page.get_by_test_id("special-tokens")
+    assert page.get_by_test_id("rules-line").is_visible()
+    for wanted in ("recognise", "as_text"):
+        choice.select_option(wanted)
+        page.wait_for_function("(w) => window.subwordLab.state().specialTokens === w", arg=wanted)
+        state = page.evaluate("async () => await window.subwordLab.settled()")
+        assert state["ids"] == special_oracle(key, wanted)(text), f"{key}, {wanted}"

@@ -3,6 +3,7 @@ import { register } from "./index.js";
 
 register({
   en: {
+    "note.specialInText": "a special token written in your text, read as one token (special tokens in text: recognise)",
     "cat.special": "Special tokens in text",
     "cat.special.recognise": "recognise",
     "cat.special.as_text": "as text",
@@ -22,6 +23,7 @@ register({
     "cat.why": "{label}: {missing}",
   },
   vi: {
+    "note.specialInText": "một token đặc biệt viết trong văn bản của bạn, được đọc thành một token (token đặc biệt: nhận ra)",
     "cat.special": "Token đặc biệt trong văn bản",
     "cat.special.recognise": "nhận ra",
     "cat.special.as_text": "như văn bản",
@@ -41,6 +43,7 @@ register({
     "cat.why": "{label}: {missing}",
   },
   zh: {
+    "note.specialInText": "写在文本中的特殊词元，按一个词元读取（文本中的特殊词元：识别）",
     "cat.special": "文本中的特殊词元",
     "cat.special.recognise": "识别",
     "cat.special.as_text": "作为文本",

@@ -8,6 +8,7 @@ Offsets are character offsets into the input, as the HF Python binding returns.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -21,7 +22,25 @@ from .encoding import Encoding
 from .core.errors import SubwordLabError
 from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
 
-__all__ = ["Tokenizer", "AddedToken", "Encoding"]
+__all__ = ["Tokenizer", "AddedToken", "Encoding", "special_tokens_as_text"]
+
+# special_tokens= values: True = special-token text is encoded as ordinary text.
+_SPECIAL_MODES = {"recognise": False, "recognize": False, "as_text": True, "as-text": True}
+
+
+def special_tokens_as_text(special_tokens=None, split_special_tokens=None):
+    """The `encode_special_tokens` value a call asks for, or None for the default."""
+    if special_tokens is not None and special_tokens not in _SPECIAL_MODES:
+        raise SubwordLabError(f"expected 'recognise' or 'as_text', got {special_tokens!r}",
+                              field="special_tokens")
+    wanted = None if special_tokens is None else _SPECIAL_MODES[special_tokens]
+    if split_special_tokens is not None:
+        split = bool(split_special_tokens)
+        if wanted is not None and wanted != split:
+            raise SubwordLabError("special_tokens and split_special_tokens disagree",
+                                  field="split_special_tokens")
+        wanted = split
+    return wanted
 
 _STRATEGIES = {"longest_first": "LongestFirst", "only_first": "OnlyFirst",
                "only_second": "OnlySecond"}
@@ -43,6 +62,8 @@ class Tokenizer:
         self.added_vocabulary = AddedVocabulary()
         self._truncation = None
         self._padding = None
+        # What the loader chose for a file and why (io/loaders.py); None when built here.
+        self.rules = None
 
     # -- components ---------------------------------------------------------------
 
@@ -162,33 +183,58 @@ class Tokenizer:
     # -- encoding ---------------------------------------------------------------------
 
     def encode(self, sequence, pair=None, is_pretokenized=False, add_special_tokens=True,
-               on_event=None):
-        """Encode one text (or a pair); `on_event` receives the steps (docs/events.md)."""
-        encoding = self._encode_sequence(sequence, 0, is_pretokenized, on_event)
-        pair_encoding = None
-        if pair is not None:
-            pair_encoding = self._encode_sequence(pair, 1, is_pretokenized, on_event)
+               on_event=None, *, special_tokens=None, split_special_tokens=None):
+        """Encode one text (or a pair); `on_event` receives the steps (docs/events.md).
+
+        Special tokens written in the text: `special_tokens="recognise"` matches them
+        (tokenizers' default), `"as_text"` encodes them as ordinary text (tiktoken's
+        encode_ordinary; tokenizers' `encode_special_tokens = True`), None keeps the
+        tokenizer's own `encode_special_tokens`. `split_special_tokens=` is the same
+        choice under transformers' name (True = as text).
+        """
+        with self._special_tokens_mode(special_tokens, split_special_tokens):
+            encoding = self._encode_sequence(sequence, 0, is_pretokenized, on_event)
+            pair_encoding = None
+            if pair is not None:
+                pair_encoding = self._encode_sequence(pair, 1, is_pretokenized, on_event)
         result = self.post_process(encoding, pair_encoding, add_special_tokens)
         if on_event is not None:
             on_event(_final_event(result))
         return result
 
-    def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True):
+    def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True, *,
+                     special_tokens=None, split_special_tokens=None):
         """Encode many inputs (str or (a, b) pairs); batch padding pads to the longest."""
         out = []
-        for item in inputs:
-            if hasattr(item, "tolist"):  # a row of a numpy array
-                item = item.tolist()
-            if isinstance(item, (tuple, list)) and not is_pretokenized:
-                out.append(self._encode_unpadded(item[0], item[1], False, add_special_tokens))
-            elif is_pretokenized and _is_word_lists_pair(item):
-                out.append(self._encode_unpadded(item[0], item[1], True, add_special_tokens))
-            else:
-                out.append(self._encode_unpadded(item, None, is_pretokenized,
-                                                 add_special_tokens))
+        with self._special_tokens_mode(special_tokens, split_special_tokens):
+            for item in inputs:
+                if hasattr(item, "tolist"):  # a row of a numpy array
+                    item = item.tolist()
+                if isinstance(item, (tuple, list)) and not is_pretokenized:
+                    out.append(self._encode_unpadded(item[0], item[1], False,
+                                                     add_special_tokens))
+                elif is_pretokenized and _is_word_lists_pair(item):
+                    out.append(self._encode_unpadded(item[0], item[1], True,
+                                                     add_special_tokens))
+                else:
+                    out.append(self._encode_unpadded(item, None, is_pretokenized,
+                                                     add_special_tokens))
         if self._padding is not None:
             self._pad(out)
         return out
+
+    @contextlib.contextmanager
+    def _special_tokens_mode(self, special_tokens, split_special_tokens):
+        """Set `encode_special_tokens` for one call, as asked, and put it back."""
+        as_text = special_tokens_as_text(special_tokens, split_special_tokens)
+        added = self.added_vocabulary
+        saved = added.encode_special_tokens
+        if as_text is not None:
+            added.encode_special_tokens = as_text
+        try:
+            yield
+        finally:
+            added.encode_special_tokens = saved
 
     def _encode_unpadded(self, sequence, pair, is_pretokenized, add_special_tokens):
         encoding = self._encode_sequence(sequence, 0, is_pretokenized, None)

@@ -113,14 +113,21 @@ def test_missing_file(tmp_path):
 @pytest.mark.parametrize("line, why", [
     ("IQ== notanumber", "expected"),
     ("IQ==", "expected"),
-    ("!!!! 5", "base64"),
+    ("QQ 5", "base64"),           # tiktoken's b64decode: "Incorrect padding"
+    # tiktoken's decoder drops characters outside base64: "!!!!" is the empty token,
+    # which is fine, but rank 5 is already taken.
+    ("!!!! 5", "rank 5 is given to two tokens"),
+    ("IQ== 1e20", "expected a whole-number rank"),
+    ("IQ== \u0661\u0662", "expected a whole-number rank"),  # Arabic-Indic digits
+    ("IQ== 4294967296", "outside"),
+    ("IQ== -1", "outside"),
     ("IQ== 0 extra", "expected"),
 ])
 def test_tiktoken_bad_line(tmp_path, gpt2_tiktoken, line, why):
     lines = gpt2_tiktoken.read_text(encoding="ascii").splitlines()[:300]
     lines.insert(41, line)
     path = tmp_path / "bad.tiktoken"
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     err = _error(path)
     assert err.field == "line 42" and why in err.reason
 

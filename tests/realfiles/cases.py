@@ -43,12 +43,7 @@ def _spm(paths, root, asset):
 
 
 _LLAMA_SRC = ("llama_models/tokenizer_utils.py",)
-_DETECT = f"{ISSUE} item 7 (format detected by content)"
 _CL100K = f"{ISSUE} item 1 (possessive quantifiers in the split pattern)"
-_NAMES = f"{ISSUE} item 8 (known tiktoken encodings by name)"
-_QWEN_NFC = (f"{ISSUE} item 8 (Qwen's own tokenizer puts text in NFC before splitting; "
-             "its known-encoding entry must say so)")
-_WHISPER = f"{ISSUE} item 7 (multilingual.tiktoken has an empty token at '= 50256')"
 _TEKKEN = f"{ISSUE} (tekken.json, Mistral's tiktoken-style format, is not read by load())"
 
 
@@ -69,29 +64,22 @@ CASES = [
     Case("o200k_base", "o200k_base.tiktoken", _openai("o200k_base"), encoding="o200k_base"),
     Case("whisper-multilingual", "whisper-multilingual.tiktoken",
          lambda paths, root, asset: refs.whisper(paths[asset], paths, root),
-         encoding="multilingual", needs=("whisper/tokenizer.py",),
-         xfail={**_all(_WHISPER), "name": _NAMES}),
+         encoding="multilingual", needs=("whisper/tokenizer.py",)),
     # -- Meta ---------------------------------------------------------------------------
     Case("llama2", "llama2.tokenizer.json", _json),
     Case("llama3", "llama3.tokenizer.model",
          lambda paths, root, asset: refs.llama(3, paths[asset], paths, root),
          format="tiktoken", encoding="llama3",
-         needs=_LLAMA_SRC + ("llama_models/llama3/tokenizer.py",),
-         xfail={"detect": _DETECT, "name": _NAMES}),
+         needs=_LLAMA_SRC + ("llama_models/llama3/tokenizer.py",)),
     Case("llama4", "llama4.tokenizer.model",
          lambda paths, root, asset: refs.llama(4, paths[asset], paths, root),
          format="tiktoken", encoding="llama4",
-         needs=_LLAMA_SRC + ("llama_models/llama4/tokenizer.py",),
-         xfail={"detect": _DETECT, "name": _NAMES}),
+         needs=_LLAMA_SRC + ("llama_models/llama4/tokenizer.py",)),
     # -- Mistral ------------------------------------------------------------------------
-    Case("mistral-v1", "mistral.tokenizer.model.v1", _spm, format="sentencepiece",
-         xfail={"detect": _DETECT}),
-    Case("mistral-v2", "mistral.tokenizer.model.v2", _spm, format="sentencepiece",
-         xfail={"detect": _DETECT}),
-    Case("mistral-v3", "mistral.tokenizer.model.v3", _spm, format="sentencepiece",
-         xfail={"detect": _DETECT}),
-    Case("mistral-v7", "mistral.tokenizer.model.v7", _spm, format="sentencepiece",
-         xfail={"detect": _DETECT}),
+    Case("mistral-v1", "mistral.tokenizer.model.v1", _spm, format="sentencepiece"),
+    Case("mistral-v2", "mistral.tokenizer.model.v2", _spm, format="sentencepiece"),
+    Case("mistral-v3", "mistral.tokenizer.model.v3", _spm, format="sentencepiece"),
+    Case("mistral-v7", "mistral.tokenizer.model.v7", _spm, format="sentencepiece"),
     Case("mistral-tekken", "mistral-tekken-240718.json",
          lambda paths, root, asset: refs.tekken(paths[asset]), xfail=_all(_TEKKEN)),
     # -- Google, Alibaba, DeepSeek, Anthropic ----------------------------------------------
@@ -99,13 +87,11 @@ CASES = [
     Case("qwen", "qwen.tiktoken",
          lambda paths, root, asset: refs.qwen(paths[asset], paths, root, "dashscope"),
          encoding="qwen", needs=("dashscope/tokenizers/qwen_tokenizer.py",
-                                 "dashscope/tokenizers/tokenizer_base.py"),
-         xfail={**_text(_QWEN_NFC), "name": _NAMES}),
+                                 "dashscope/tokenizers/tokenizer_base.py")),
     Case("qwen3.6", "qwen3_6.tiktoken",
          lambda paths, root, asset: refs.qwen(paths[asset], paths, root, "qwen_tokenizer"),
          encoding="qwen3.5", needs=("qwen_tokenizer/qwen_tokenizer.py",
-                                    "qwen_tokenizer/tokenizer_base.py"),
-         xfail={**_text(_QWEN_NFC), "name": _NAMES}),
+                                    "qwen_tokenizer/tokenizer_base.py")),
     Case("deepseek-v3", "deepseek-v3.tokenizer.json", _json),
     Case("claude-legacy", "claude-legacy.tokenizer.json", _json),
     # The same file against Anthropic's own package (tiktoken over its claude.json).

@@ -1,7 +1,11 @@
-"""Command line: `python -m subword_lab encode --tokenizer PATH [--no-special-tokens]`.
+"""Command line: `python -m subword_lab encode --tokenizer PATH [options]`.
 
 `encode` reads text lines from stdin and writes one JSON object per line
-(`ids`, `tokens`, `offsets`). `train` is handed to `subword_lab.cli.train`.
+(`ids`, `tokens`, `offsets`). Options: `--merges` (the other file of a BPE pair),
+`--format`, `--pattern` (the split rules of tiktoken ranks: a known encoding's name
+or a regex), `--special-tokens recognise|as-text` (special-token text in the input),
+`--no-special-tokens` (no post-processor tokens). When tiktoken ranks get GPT-2's
+pattern only by default, a note on stderr says so. `train` is handed to `subword_lab.cli.train`.
 A bad file or option prints the SubwordLabError message and exits with 2,
 never a traceback.
 """
@@ -18,9 +22,26 @@ from . import train
 __all__ = ["main"]
 
 
+def _load(args):
+    options = {}
+    for name in ("format", "merges", "pattern"):
+        value = getattr(args, name)
+        if value is not None:
+            options[name] = value
+    tokenizer = load(args.tokenizer, **options)
+    rules = getattr(tokenizer, "rules", None) or {}
+    if rules.get("pattern_name") is None and rules.get("format") == "tiktoken" \
+            and args.pattern is None:
+        print(f"note: {args.tokenizer}: {rules['pattern_source']} "
+              "(--pattern NAME_OR_REGEX; known: "
+              f"{', '.join(rules.get('known_patterns', []))})", file=sys.stderr)
+    return tokenizer
+
+
 def _encode(args):
-    tokenizer = load(args.tokenizer)
+    tokenizer = _load(args)
     add_special = not args.no_special_tokens
+    mode = None if args.special_tokens is None else args.special_tokens.replace("-", "_")
     out = sys.stdout.buffer
     for raw in sys.stdin.buffer:
         line = raw.decode("utf-8", errors="replace")
@@ -28,7 +49,7 @@ def _encode(args):
             line = line[:-1]
             if line.endswith("\r"):
                 line = line[:-1]
-        enc = tokenizer.encode(line, add_special_tokens=add_special)
+        enc = tokenizer.encode(line, add_special_tokens=add_special, special_tokens=mode)
         record = {"ids": enc.ids, "tokens": enc.tokens, "offsets": enc.offsets}
         out.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
     out.flush()
@@ -43,6 +64,17 @@ def _parser():
     enc.add_argument("--tokenizer", required=True,
                      help="tokenizer.json, vocab.txt, vocab.json (+merges.txt), "
                           ".tiktoken or sentencepiece .model")
+    enc.add_argument("--merges", help="the merges file of a BPE pair (merges.txt or "
+                                      "vocab.bpe) when it is not next to the vocabulary")
+    enc.add_argument("--format", choices=["tokenizer.json", "vocab.txt", "bpe", "tiktoken",
+                                          "sentencepiece"],
+                     help="skip detection (the file's content decides by default)")
+    enc.add_argument("--pattern", help="split rules for tiktoken ranks: a known encoding "
+                                       "(cl100k_base, o200k_base, llama3, qwen, ...) or a regex")
+    enc.add_argument("--special-tokens", choices=["recognise", "as-text"],
+                     help="special-token text in the input: match it as the special "
+                          "token, or encode it as text (default: the file's own "
+                          "library: recognise for tokenizer.json, as-text for tiktoken)")
     enc.add_argument("--no-special-tokens", action="store_true",
                      help="do not run the post-processor's special tokens")
     sub.add_parser("train", help="train a tokenizer (see `train --help`)", add_help=False)

@@ -83,7 +83,9 @@ const commands = {
     const bytes = await presetBytes.get(file);
     return webapi.open_bytes(key, file.split("/").pop(), bytes);
   },
-  async openFile({ key, name, bytes }, { webapi }) {
+  async openFile({ key, name, bytes, names, blobs }, { webapi }) {
+    // Several files opened together arrive as names + blobs (the loader pairs them).
+    if (names) return webapi.open_bytes(key, names, blobs.map((b) => new Uint8Array(b)));
     return webapi.open_bytes(key, name, new Uint8Array(bytes));
   },
   async encode({ key, text, limit, special }, { webapi }) {

@@ -101,12 +101,7 @@ def test_no_preset_file_is_fetched_before_it_is_picked(shared):
 
 # Presets the page does not give exactly yet, with the issue item that fixes each; strict,
 # so the mark must go when the fix lands.
-NOT_EXACT_YET = {
-    "o200k-base": "issue 11 item 1: o200k's \\p{N}{1,3} splits 1234567 as 123|45|67, "
-                  "tiktoken as 123|456|7",
-    "whisper-multilingual": "issue 11 item 7: the library refuses the empty token at '= 50256' "
-                            "(the formats branch reads it)",
-}
+NOT_EXACT_YET: dict = {}  # none today
 
 
 @pytest.mark.parametrize("key", [pytest.param(k, marks=pytest.mark.xfail(
@@ -257,3 +252,25 @@ def test_special_tokens_in_text_recognised_or_as_text(shared, key):
         page.wait_for_function("(w) => window.subwordLab.state().specialTokens === w", arg=wanted)
         state = page.evaluate("async () => await window.subwordLab.settled()")
         assert state["ids"] == special_oracle(key, wanted)(text), f"{key}, {wanted}"
+
+
+def test_two_files_opened_at_once(shared, tmp_path):
+    """vocab.json + merges.txt picked together give the ids of tokenizers' BPE on them."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    page, _, _ = shared
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    corpus = ["low lower lowest newer newest wider", "the quick brown fox jumps over the lazy dog"] * 20
+    tok.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=300, show_progress=False,
+                                                        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    files = tok.model.save(str(tmp_path))
+    page.evaluate("() => window.subwordLab.showView('tokenize')")
+    text = "the lowest newer fox"
+    page.get_by_test_id("text-input").fill(text)
+    page.get_by_test_id("file-input").set_input_files(sorted(files))
+    page.wait_for_function("() => (window.subwordLab.state().tokenizer || '').startsWith('file-')",
+                           timeout=120_000)
+    state = page.evaluate("async () => await window.subwordLab.settled()")
+    assert state["ids"] == tok.encode(text).ids
+    assert "vocab.json + merges.txt" in page.get_by_test_id("tokenizer-select").inner_text() or \
+        "merges.txt + vocab.json" in page.get_by_test_id("tokenizer-select").inner_text()

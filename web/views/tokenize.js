@@ -118,7 +118,7 @@ export class TokenizeView {
     select.addEventListener("change", () => this.selectTokenizer(select.value).catch(() => {}));
     openButton.addEventListener("click", () => file.click());
     file.addEventListener("change", () => {
-      if (file.files.length) this.openFile(file.files[0]).catch(() => {});
+      if (file.files.length) this.openFile([...file.files]).catch(() => {});
       file.value = "";
     });
     this.links.bind();
@@ -190,20 +190,24 @@ export class TokenizeView {
     return run;
   }
 
-  async openFile(file) {
+  // One file, or several opened together (vocab.json + merges.txt, encoder.json + vocab.bpe).
+  async openFile(fileOrFiles) {
+    const files = [fileOrFiles].flat();
+    const name = files.map((f) => f.name).join(" + ");
     const key = `file-${++this.fileCount}`;
     const previous = this.current;
     this.clearError();
     let details;
     try {
-      const bytes = await file.arrayBuffer();
-      details = await this.engine.request("openFile", { key, name: file.name, bytes }, [bytes]);
+      const all = await Promise.all(files.map((f) => f.arrayBuffer()));
+      const args = files.length === 1 ? { key, name, bytes: all[0] } : { key, names: files.map((f) => f.name), blobs: all };
+      details = await this.engine.request("openFile", args, all);
     } catch (error) {
-      this.showError(t("tok.couldNotOpen", { name: file.name, message: withoutName(error.message, file.name) })
+      this.showError(t("tok.couldNotOpen", { name, message: withoutName(error.message, files[0].name) })
         + this.stillUsing(previous));
       throw error;
     }
-    const label = t("tok.fileLabel", { name: file.name, model: details.model, n: details.vocab_size });
+    const label = t("tok.fileLabel", { name, model: details.model, n: details.vocab_size });
     const info = { ...details, key, label };
     this.info.set(key, info);
     this.loaded.set(key, Promise.resolve(info));

@@ -145,14 +145,18 @@ export class TokenLinks {
   }
 }
 
-/** The word a token belongs to: the run of non-space characters around its offsets, with
- * the one space before it (byte-level and sentencepiece vocabularies keep that space). */
+/** The word a token belongs to: the run of letters, marks and digits around its offsets
+ * (a punctuation token is its own word), with the one space before it (byte-level and
+ * sentencepiece vocabularies keep that space). */
+const WORD = /[\p{L}\p{M}\p{N}_'’]/u;
 export function wordAround(text, [start, end]) {
   let from = start;
   let to = Math.max(end, start);
   while (from < to - 1 && /\s/.test(text[from])) from += 1; // " unbel": the word is after the space
-  while (from > 0 && !/\s/.test(text[from - 1])) from -= 1;
-  while (to < text.length && !/\s/.test(text[to])) to += 1;
+  if (WORD.test(text[from] || "")) {
+    while (from > 0 && WORD.test(text[from - 1])) from -= 1;
+    while (to < text.length && WORD.test(text[to])) to += 1;
+  }
   if (from > 0 && text[from - 1] === " ") from -= 1;
   return text.slice(from, to);
 }

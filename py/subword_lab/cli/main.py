@@ -7,17 +7,19 @@ or a regex), `--special-tokens recognise|as-text` (special-token text in the inp
 `--no-special-tokens` (no post-processor tokens). When tiktoken ranks get GPT-2's
 pattern only by default, a note on stderr says so. `train` is handed to `subword_lab.cli.train`.
 A bad file or option prints the SubwordLabError message and exits with 2,
-never a traceback.
+never a traceback. A reader that stops early (`| head`) ends the output quietly.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from ..core.errors import SubwordLabError
 from ..io.loaders import load
 from . import train
+from .console import file_size, say
 
 __all__ = ["main"]
 
@@ -28,7 +30,7 @@ def _load(args):
         value = getattr(args, name)
         if value is not None:
             options[name] = value
-    tokenizer = load(args.tokenizer, **options)
+    tokenizer = load(args.tokenizer, max_bytes=args.max_file_size, **options)
     rules = getattr(tokenizer, "rules", None) or {}
     if rules.get("pattern_name") is None and rules.get("format") == "tiktoken" \
             and args.pattern is None:
@@ -39,11 +41,11 @@ def _load(args):
 
 
 def _encode(args):
+    out, source = _stream(sys.stdout, "standard output"), _stream(sys.stdin, "standard input")
     tokenizer = _load(args)
     add_special = not args.no_special_tokens
     mode = None if args.special_tokens is None else args.special_tokens.replace("-", "_")
-    out = sys.stdout.buffer
-    for raw in sys.stdin.buffer:
+    for raw in source:
         line = raw.decode("utf-8", errors="replace")
         if line.endswith("\n"):
             line = line[:-1]
@@ -54,6 +56,13 @@ def _encode(args):
         out.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
     out.flush()
     return 0
+
+
+def _stream(stream, name):
+    """The binary side of stdin/stdout, or a clear error when it is closed (`>&-`)."""
+    if stream is None or getattr(stream, "buffer", None) is None:
+        raise SubwordLabError(f"{name} is closed")
+    return stream.buffer
 
 
 def _parser():
@@ -77,6 +86,8 @@ def _parser():
                           "library: recognise for tokenizer.json, as-text for tiktoken)")
     enc.add_argument("--no-special-tokens", action="store_true",
                      help="do not run the post-processor's special tokens")
+    enc.add_argument("--max-file-size", type=file_size, metavar="BYTES",
+                     help="largest tokenizer file read (default 512M)")
     sub.add_parser("train", help="train a tokenizer (see `train --help`)", add_help=False)
     return parser
 
@@ -89,9 +100,21 @@ def main(argv=None):
         args = _parser().parse_args(argv)
         return _encode(args)
     except SubwordLabError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say(f"error: {exc}")
         return 2
     except BrokenPipeError:
+        _silence_stdout()
         return 0
     except KeyboardInterrupt:
         return 130
+
+
+def _silence_stdout():
+    """The reader went away: point stdout at /dev/null so that the final flush at
+    exit does not print a second BrokenPipeError."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass

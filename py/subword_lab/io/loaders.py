@@ -22,6 +22,7 @@ from pathlib import Path
 from ..core.errors import SubwordLabError
 from ..tokenizer import Tokenizer
 from .detect import detect_file, detect_folder
+from .files import size_cap
 from .ranked_merges import tiktoken_merges
 from .sentencepiece import load_sentencepiece
 from .tiktoken_file import load_tiktoken
@@ -36,20 +37,24 @@ def load(path, **options) -> Tokenizer:
     """Open `path` (a file or a folder holding one) as a Tokenizer.
 
     `format=` forces one of "tokenizer.json", "vocab.txt", "bpe", "tiktoken",
-    "sentencepiece"; the other options belong to the format (see each loader):
-    `pattern=` for tiktoken ranks, `merges=` / `vocab=` for the BPE pair...
+    "sentencepiece"; `max_bytes=` raises the file size cap (io.files.MAX_BYTES);
+    the other options belong to the format (see each loader): `pattern=` for
+    tiktoken ranks, `merges=` / `vocab=` for the BPE pair...
     """
     path = Path(path)
-    kind = options.pop("format", None)
-    if kind is None:
-        kind, path = detect_folder(path) if path.is_dir() else (detect_file(path), path)
-    loader = _LOADERS.get(kind)
-    if loader is None:
-        raise SubwordLabError(f"unknown format {kind!r} (known: {', '.join(_LOADERS)})",
-                              path=path, field="format")
-    tokenizer = loader(path, **options)
+    with size_cap(options.pop("max_bytes", None)):
+        kind = options.pop("format", None)
+        if kind is None:
+            kind, path = detect_folder(path) if path.is_dir() else (detect_file(path), path)
+        loader = _LOADERS.get(kind)
+        if loader is None:
+            raise SubwordLabError(f"unknown format {kind!r} (known: {', '.join(_LOADERS)})",
+                                  path=path, field="format")
+        tokenizer = loader(path, **options)
     if getattr(tokenizer, "rules", None) is None:
         tokenizer.rules = {"format": kind}
+    if getattr(tokenizer, "_source", "") is None:  # errors at encode time name the file
+        tokenizer._source = str(path)
     return tokenizer
 
 

@@ -10,11 +10,13 @@ Wire format in brief: a message is a run of (key, value) records; key is a varin
 """
 from __future__ import annotations
 
+import math
 import re
 import struct
 from dataclasses import dataclass, field, fields
 
 from ..core.errors import SubwordLabError
+from ..core.safe_files import read_bytes  # regular files under the size cap only
 
 __all__ = ["SentencePiece", "Pieces", "TrainerSpec", "NormalizerSpec", "ModelProto",
            "parse_model", "read_model", "summary", "PIECE_TYPES", "MODEL_TYPES"]
@@ -318,12 +320,7 @@ def parse_model(data: bytes, path=None) -> ModelProto:
 
 
 def read_model(path) -> ModelProto:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise SubwordLabError(f"cannot read: {exc.strerror}", path=path) from None
-    return parse_model(data, path)
+    return parse_model(read_bytes(path), path)
 
 
 def _check(model: ModelProto, path):
@@ -335,12 +332,15 @@ def _check(model: ModelProto, path):
         fail("pieces", "no pieces (not a sentencepiece model?)")
     texts = model.pieces.texts
     if "" not in texts and len(set(texts)) == len(texts) and set(
-            model.pieces.types) <= PIECE_TYPES.keys():
+            model.pieces.types) <= PIECE_TYPES.keys() and all(
+            map(math.isfinite, model.pieces.scores)):
         return _check_spec(model, fail)
     seen = {}
     for i, p in enumerate(model.pieces):
         if not p.piece:
             fail(f"pieces[{i}].piece", "empty piece")
+        if not math.isfinite(p.score):
+            fail(f"pieces[{i}].score", f"score {p.score} is not a finite number")
         if p.type not in PIECE_TYPES:
             fail(f"pieces[{i}].type", f"unknown piece type {p.type}")
         if p.piece in seen:

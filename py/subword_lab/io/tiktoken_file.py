@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 from pathlib import Path
 
 from .. import decoders, models, normalizers, pre_tokenizers
 from ..added_vocabulary import AddedToken
-from ..core import byte_level
+from ..core import byte_level, regex_guard
 from ..core.errors import SubwordLabError
 from ..tokenizer import Tokenizer
 from . import known_encodings
 from .files import check_options, read_bytes, with_path
-from .ranked_merges import rank_by_product, tiktoken_merges
 
 __all__ = ["load_tiktoken", "read_tiktoken", "KNOWN_ENCODINGS"]
 
@@ -143,6 +143,9 @@ def load_tiktoken(path, **options) -> Tokenizer:
     rules = _rules(path, ranks, options.get("pattern") or options.get("name"),
                    options.get("special_tokens"))
     tok = with_path(path, lambda: _tiktoken(ranks, rules["pattern"], rules["special_tokens"]))
+    for step in getattr(tok.pre_tokenizer, "pretokenizers", ()):
+        if isinstance(getattr(step, "_compiled", None), regex_guard.GuardedRegex):
+            step._compiled.label(path)  # its errors name the file and "pattern"
     if rules["normalizer"] == "NFC":
         tok.normalizer = normalizers.NFC()
     tok.rules = rules
@@ -207,16 +210,22 @@ def _default_specials(ranks, found, chosen):
 
 
 def _tiktoken(ranks, pattern, specials):
-    enc = byte_level.encode_bytes
-    chars = {token: enc(token) for token in ranks}
-    vocab = {chars[token]: rank for token, rank in ranks.items()}
-    merges = tiktoken_merges(ranks, chars)
+    # Byte-level text of every token in one pass: joining them decodes the whole
+    # vocabulary with a single Latin-1 decode + translate, then it is cut back up.
+    tokens = list(ranks)
+    lengths = list(map(len, tokens))
+    text = byte_level.encode_bytes(b"".join(tokens))
+    cuts = list(itertools.accumulate(lengths, initial=0))
+    chars = list(map(text.__getitem__, map(slice, cuts, cuts[1:])))
+    vocab = dict(zip(chars, ranks.values()))
+    # Rank mode: the pair whose concatenation has the lowest rank merges first,
+    # exactly tiktoken's rule, with no merge list to build. The ranks are the
+    # vocabulary before the special tokens join it, so that no merge makes one.
+    token_ranks = dict(vocab)
     for token, i in specials.items():
         vocab.setdefault(token, i)
-    # ignore_merges: tiktoken takes a piece that is itself a token as it is. The
-    # merges are built once, with their product ranks (_rank_by_product).
-    bpe = models.BPE(vocab, None, ignore_merges=True)
-    rank_by_product(bpe, merges)
+    # ignore_merges: tiktoken takes a piece that is itself a token as it is.
+    bpe = models.BPE.from_ranks(vocab, token_ranks, ignore_merges=True)
     tok = Tokenizer(bpe)
     tok.pre_tokenizer = _tiktoken_pre_tokenizer(pattern)
     tok.decoder = decoders.ByteLevel()
@@ -233,8 +242,12 @@ def _tiktoken_pre_tokenizer(pattern):
         # GPT-2's pattern is the ByteLevel pre-tokenizer's own.
         return pre_tokenizers.from_dict({"type": "ByteLevel", "add_prefix_space": False,
                                          "trim_offsets": True, "use_regex": True})
-    return pre_tokenizers.from_dict({"type": "Sequence", "pretokenizers": [
-        {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated",
-         "invert": False},
-        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
-         "use_regex": False}]})
+    # tiktoken's engine is fancy-regex, not Oniguruma: `\p{N}{1,3}+` is possessive
+    # there (digit runs split in threes) and `$` ends the text.
+    try:
+        split = pre_tokenizers.Split(pre_tokenizers.Regex(pattern), "Isolated", False,
+                                     flavor="fancy")
+    except SubwordLabError as exc:
+        raise SubwordLabError(exc.reason, field="pattern") from None
+    split._compiled.label(field="pattern")
+    return pre_tokenizers.Sequence([split, pre_tokenizers.ByteLevel(False, True, False)])

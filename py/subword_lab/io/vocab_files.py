@@ -112,11 +112,13 @@ def load_bpe_files(path, **options) -> Tokenizer:
     options = dict(options)
     vocab_path, merges_path = _bpe_pair(path, options)
     vocab = read_json(vocab_path)
-    if not isinstance(vocab, dict) or not all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
-            for k, v in vocab.items()):
+    if not isinstance(vocab, dict):
         raise SubwordLabError("expected an object of token -> integer id", path=vocab_path,
                               field="vocab")
+    for token, i in vocab.items():
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < 2 ** 32:
+            raise SubwordLabError(f"expected an id from 0 to 4294967295, got {i!r}",
+                                  path=vocab_path, field=f"vocab[{token!r}]")
     merges = read_merges_txt(merges_path)
     for n, (a, b) in enumerate(merges):
         for token in (a, b, a + b):

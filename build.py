@@ -39,12 +39,7 @@ PYODIDE_PKG = NODE_MODULES / "pyodide"
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
 MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
 
-# preset id -> (asset name in tools/assets.py, label shown in the picker)
-PRESETS = {
-    "bert-base-uncased": ("bert-base-uncased.tokenizer.json", "bert-base-uncased (WordPiece)"),
-    "gpt2": ("gpt2.tiktoken", "GPT-2 (byte-level BPE)"),
-    "botchan-unigram": ("botchan_en_unigram_1000.model", "botchan (Unigram, 1,000 pieces)"),
-}
+# The presets the page offers are tools/catalog.py's table.
 # Other files the page offers (a corpus for the training views).
 CORPORA = {"botchan": ("botchan.txt", "Botchan, by Natsume Sōseki (English translation)")}
 
@@ -240,26 +235,24 @@ def copy_pyodide(out: Path, micropip: Path | None) -> dict:
 
 
 def copy_presets(out: Path, assets) -> dict:
-    """Preset files into dist/presets, and a manifest that says which are missing."""
-    out.mkdir(parents=True, exist_ok=True)
-    names = [asset for table in (PRESETS, CORPORA) for asset, _ in table.values()]
-    for name in names:
-        # tools/assets.py says whether a file's licence lets us ship it in dist/.
-        if assets.ASSETS[name].redistribute == "no":
-            raise SystemExit(f"{name} may not be redistributed "
-                             f"({assets.ASSETS[name].licence}): not a preset")
-    paths, missing = assets.fetch_available(names + [MICROPIP_WHEEL], quiet=False)
-    manifest = {"presets": [], "corpora": []}
-    for kind, table in (("presets", PRESETS), ("corpora", CORPORA)):
-        for key, (asset, label) in table.items():
-            item = {"id": key, "label": label, "file": None, "missing": None}
-            if asset in paths:
-                shutil.copy2(paths[asset], out / asset)
-                item["file"] = f"presets/{asset}"
-                item["sha256"] = sha256(paths[asset].read_bytes())
-            else:
-                item["missing"] = missing.get(asset, "not fetched")
-            manifest[kind].append(item)
+    """Preset files into dist/presets (tools/catalog.py), and a manifest that says which
+    are missing and why."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import catalog  # noqa: PLC0415  (tools/catalog.py, stdlib only)
+    names = [asset for asset, _ in CORPORA.values()] + [MICROPIP_WHEEL]
+    presets, paths = catalog.build(out, assets, names)
+    manifest = {"presets": presets, "corpora": []}
+    missing = {p["id"]: p["missing"] for p in presets if p["missing"]}
+    for key, (asset, label) in CORPORA.items():
+        item = {"id": key, "label": label, "file": None, "missing": None}
+        if asset in paths:
+            shutil.copy2(paths[asset], out / asset)
+            item["file"] = f"presets/{asset}"
+            item["sha256"] = sha256(paths[asset].read_bytes())
+        else:
+            item["missing"] = "not fetched"
+            missing[asset] = "not fetched"
+        manifest["corpora"].append(item)
     (out / "presets.json").write_text(json.dumps(manifest, indent=1))
     micropip = paths.get(MICROPIP_WHEEL)
     return {"manifest": manifest, "micropip": micropip, "missing": missing}

@@ -41,11 +41,12 @@ export class ViewSwitcher {
         this.show(link.dataset.view);
       });
     }
+    this.doc.addEventListener("subwordlab:why", (event) => this.why(event.detail));
     const wanted = this.context.urlState.get("view", "tokenize");
     this.show(VIEW_NAMES.includes(wanted) ? wanted : "tokenize", { initial: true });
   }
 
-  async show(name, { initial = false } = {}) {
+  async show(name, { initial = false, params = {} } = {}) {
     if (!VIEW_NAMES.includes(name)) throw new Error(`unknown view ${name}`);
     if (name === this.current) return this.instances.get(name);
     this.instances.get(this.current)?.deactivate?.();
@@ -60,12 +61,24 @@ export class ViewSwitcher {
     this.slot.hidden = true; // a view shows the player when it has a timeline
     if (!initial) {
       // Another view's parameters do not carry over, except the text and tokenizer.
-      this.context.urlState.set({ view: name === "tokenize" ? null : name, step: null });
+      this.context.urlState.set({ view: name === "tokenize" ? null : name, step: null, ...params });
     }
     if (name === "tokenize") return null;
     const view = await this.instance(name);
     if (this.current === name) view.activate({ initial });
     return view;
+  }
+
+  // "Why this token?" from the tokenize view: the encode view on that word with the same
+  // tokenizer, and a Back button that returns to the same token in the text.
+  async why({ key, word, index }) {
+    // Opened at its last step (the player clamps), so the answer shows; ← steps back.
+    const params = { tokenizer: key, text: word, corpus: null, algo: null, step: 1e6 };
+    const view = await this.show("encode", { params });
+    view?.offerBack?.(() => {
+      this.show("tokenize");
+      this.context.tokenize.returnTo(index);
+    });
   }
 
   async instance(name) {

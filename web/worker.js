@@ -76,15 +76,21 @@ engine.then(
 const presetBytes = new Map();
 const commands = {
   async ping() { return "pong"; },
-  async openPreset({ key, file }, { webapi }) {
+  async openPreset({ key, file, bytes: given }, { webapi }) {
+    // The full page downloads the file itself (progress, Cache API) and sends the bytes.
+    if (given) return webapi.open_bytes(key, file.split("/").pop(), new Uint8Array(given));
     if (!presetBytes.has(file)) presetBytes.set(file, fetchBytes(here(`./${file}`)));
     const bytes = await presetBytes.get(file);
     return webapi.open_bytes(key, file.split("/").pop(), bytes);
   },
-  async openFile({ key, name, bytes }, { webapi }) {
+  async openFile({ key, name, bytes, names, blobs }, { webapi }) {
+    // Several files opened together arrive as names + blobs (the loader pairs them).
+    if (names) return webapi.open_bytes(key, names, blobs.map((b) => new Uint8Array(b)));
     return webapi.open_bytes(key, name, new Uint8Array(bytes));
   },
-  async encode({ key, text, limit }, { webapi }) {
+  async encode({ key, text, limit, special }, { webapi }) {
+    // special: "recognise" | "as_text", sent only when describe() offered the choice
+    if (special) return webapi.encode(key, text, limit ?? null, special);
     return webapi.encode(key, text, limit ?? undefined);
   },
   async describe({ key }, { webapi }) {

@@ -223,7 +223,7 @@ def test_keyboard_reaches_everything(app):
     app.type_text("keyboard users count too")
     app.page.evaluate("document.activeElement.blur()")
     reached = []
-    for _ in range(16):  # the header's language select and share buttons come first
+    for _ in range(24):  # the header's language select, share and export buttons come first
         app.page.keyboard.press("Tab")
         reached.append(app.page.evaluate(
             "() => { const e = document.activeElement; return e.dataset.testid || e.id || e.tagName; }"))
@@ -251,13 +251,14 @@ def test_missing_preset_is_explained(app):
     def manifest(route):
         response = route.fetch()
         data = response.json()
-        data["presets"][1].update(file=None, missing="the download failed")
+        next(p for p in data["presets"] if p["id"] == "gpt2").update(file=None, missing="the download failed")
         route.fulfill(response=response, json=data)
     app.page.route(f"{app.site}/presets/presets.json", manifest)
     app.open("?tokenizer=bert-base-uncased")
     option = app.page.locator("[data-testid=tokenizer-select] option[value=gpt2]")
     assert option.is_disabled()
-    assert "missing from this build" in app.page.locator("#preset-note").text_content()
+    note = app.page.locator("#preset-note").text_content()
+    assert "Not in this build" in note and "GPT-2 (r50k_base): the download failed" in note
 
 
 @pytest.mark.parametrize("preset", ["gpt2", "bert-base-uncased"])

@@ -79,7 +79,7 @@ export class Engine {
   remember(cmd, args) {
     if (cmd === "openPreset") this.journal.set(`tok:${args.key}`, { cmd, args });
     else if (cmd === "openFile") {
-      this.journal.set(`tok:${args.key}`, { cmd, args: { ...args, bytes: args.bytes.slice(0) } });
+      this.journal.set(`tok:${args.key}`, { cmd, args: copyFiles(args) });
     } else if (cmd === "call" && args.name === "open_toy") {
       this.journal.set(`toy:${JSON.stringify(args.args)}`, { cmd, args });
     }
@@ -138,7 +138,7 @@ export class Engine {
   async replay() {
     await this.booted;
     for (const { cmd, args } of this.journal.values()) {
-      const copy = cmd === "openFile" ? { ...args, bytes: args.bytes.slice(0) } : args;
+      const copy = cmd === "openFile" ? copyFiles(args) : args;
       await this.requestRaw(cmd, copy);
     }
   }
@@ -157,4 +157,9 @@ function errorWithKind(message, kind) {
   const error = new Error(message);
   error.kind = kind;
   return error;
+}
+
+// A file's bytes (or several files' blobs) copied, so that a transfer leaves ours whole.
+function copyFiles(args) {
+  return args.blobs ? { ...args, blobs: args.blobs.map((b) => b.slice(0)) } : { ...args, bytes: args.bytes.slice(0) };
 }

@@ -176,7 +176,7 @@ export function explain(token, options) {
   const parts = pieces(token, options);
   const notes = [];
   for (const p of parts) {
-    if (p.mark === "special") notes.push(t("note.special"));
+    if (p.mark === "special") notes.push(t(options.inText ? "note.specialInText" : "note.special"));
     else if (p.mark === "unknown") notes.push(t("note.unknown"));
     else if (p.mark === "<0x…>") notes.push(t("note.byte", { hex: token.slice(3, 5).toUpperCase() }));
     else if (p.mark === "##") notes.push(t("note.continues"));

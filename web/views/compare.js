@@ -21,6 +21,10 @@ register({
     "cmp.error": "Could not tokenize: {message}",
     "cmp.more": "… and {n} more tokens",
     "cmp.tokenList": "Tokens from {name}",
+    "cmp.perByte": "{n} bytes per token",
+    "cmp.perWord": "{n} tokens per word",
+    "cmp.cuts": "{n} of its cuts are not made by every other tokenizer (underlined)",
+    "cmp.cutNote": "a cut here that another tokenizer does not make",
   },
   vi: {
     "cmp.title": "So sánh các bộ tách token",
@@ -36,6 +40,10 @@ register({
     "cmp.error": "Không tách token được: {message}",
     "cmp.more": "… và {n} token nữa",
     "cmp.tokenList": "Các token của {name}",
+    "cmp.perByte": "{n} byte mỗi token",
+    "cmp.perWord": "{n} token mỗi từ",
+    "cmp.cuts": "{n} chỗ cắt không phải bộ tách nào cũng có (gạch dưới)",
+    "cmp.cutNote": "một chỗ cắt mà bộ tách token khác không có",
   },
   zh: {
     "cmp.title": "比较分词器",
@@ -51,6 +59,10 @@ register({
     "cmp.error": "无法分词：{message}",
     "cmp.more": "… 还有 {n} 个词元",
     "cmp.tokenList": "{name} 的词元",
+    "cmp.perByte": "每个词元 {n} 个字节",
+    "cmp.perWord": "每个词 {n} 个词元",
+    "cmp.cuts": "{n} 处切分并非所有分词器都有（带下划线）",
+    "cmp.cutNote": "其他分词器没有在这里切分",
   },
 });
 
@@ -95,7 +107,8 @@ class CompareView {
   }
 
   options() {
-    const ids = [...PRESETS];
+    const ids = (this.context.manifest.presets || []).filter((p) => p.file).map((p) => p.id);
+    for (const id of PRESETS) if (!ids.includes(id)) ids.push(id);
     for (const id of this.context.tokenize.tokenizerIds?.() || []) if (!ids.includes(id)) ids.push(id);
     return ids;
   }
@@ -111,14 +124,21 @@ class CompareView {
     count.dataset.testid = "compare-count";
     const per = el("span", "cmp-per");
     per.dataset.testid = "compare-chars-per-token";
-    counts.append(count, el("span", "cmp-sep", " · "), per);
+    const perByte = el("span", "cmp-per");
+    perByte.dataset.testid = "compare-bytes-per-token";
+    const perWord = el("span", "cmp-per");
+    perWord.dataset.testid = "compare-tokens-per-word";
+    const cuts = el("p", "cmp-cuts hint");
+    cuts.dataset.testid = "compare-cuts";
+    counts.append(count, el("span", "cmp-sep", " · "), per, el("span", "cmp-sep", " · "), perByte,
+      el("span", "cmp-sep", " · "), perWord);
     const tokens = el("div", "cmp-tokens");
     tokens.dataset.testid = "compare-tokens";
     tokens.setAttribute("role", "group");
-    box.append(label, counts, tokens);
+    box.append(label, counts, cuts, tokens);
     select.addEventListener("change", () => this.changed());
     this.grid.append(box);
-    return { box, select, count, per, tokens };
+    return { box, select, count, per, perByte, perWord, cuts, tokens };
   }
 
   fillSelects(keys) {
@@ -191,18 +211,24 @@ class CompareView {
     }));
     if (run !== this.run) return;
     this.say(null);
-    const chars = Array.from(text).length;
-    this.columns.forEach((col, i) => this.draw(col, results[i], chars));
+    const measure = { chars: Array.from(text).length, bytes: new TextEncoder().encode(text).length,
+      words: (text.match(/\S+/g) || []).length };
+    const cuts = results.map((entry) => entry && cutsOf(entry.result));
+    this.columns.forEach((col, i) => {
+      const others = cuts.filter((c, j) => c && j !== i);
+      this.draw(col, results[i], measure, (end) => others.some((c) => !c.has(end)));
+    });
   }
 
-  draw(col, entry, chars) {
+  draw(col, entry, { chars, bytes, words }, differs) {
     col.box.dataset.status = "done";
     // An empty third slot stays on screen (its select adds a tokenizer) but is no column.
     col.box.dataset.testid = entry ? "compare-column" : "compare-empty-column";
     col.box.classList.toggle("empty", !entry);
     if (!entry) {
       delete col.box.dataset.tokenizer;
-      col.count.textContent = col.per.textContent = "";
+      col.count.textContent = col.per.textContent = col.perByte.textContent = "";
+      col.perWord.textContent = col.cuts.textContent = "";
       col.tokens.replaceChildren();
       return;
     }
@@ -214,15 +240,41 @@ class CompareView {
     const per = n ? chars / n : 0;
     col.per.dataset.value = per.toFixed(2);
     col.per.textContent = t("cmp.perToken", { n: formatNumber(per, undefined, { maximumFractionDigits: 2, minimumFractionDigits: 2 }) });
+    const fixed = (x) => formatNumber(x, undefined, { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+    col.perByte.dataset.value = (n ? bytes / n : 0).toFixed(2);
+    col.perByte.textContent = t("cmp.perByte", { n: fixed(n ? bytes / n : 0) });
+    col.perWord.dataset.value = (words ? n / words : 0).toFixed(2);
+    col.perWord.textContent = t("cmp.perWord", { n: fixed(words ? n / words : 0) });
+    let different = 0;
     col.tokens.setAttribute("aria-label", t("cmp.tokenList", { name: key }));
     const chips = [];
     for (let i = 0; i < Math.min(n, CHIPS); i++) {
       const chip = tokenChip(result.tokens[i], result.ids[i], info, { testid: "compare-token", special: Boolean(result.special?.[i]) });
       chip.dataset.start = String(result.offsets[i][0]);
       chip.dataset.end = String(result.offsets[i][1]);
+      // Cuts fall between tokens: the end of every token but the last one.
+      if (i < n - 1 && result.offsets[i][1] > result.offsets[i][0] && differs(result.offsets[i][1])) {
+        chip.classList.add("cmp-diff");
+        chip.dataset.cut = "differs";
+        chip.title = `${chip.title ? `${chip.title} — ` : ""}${t("cmp.cutNote")}`;
+        different += 1;
+      }
       chips.push(chip);
     }
+    col.cuts.dataset.count = String(different);
+    col.cuts.textContent = t("cmp.cuts", { n: different });
     if (n > CHIPS) chips.push(el("p", "hint", t("cmp.more", { n: n - CHIPS })));
     col.tokens.replaceChildren(...chips);
   }
+}
+
+// The text positions where a tokenizer cuts (the ends of its tokens with text, not the last).
+function cutsOf(result) {
+  const ends = new Set();
+  const n = result.ids.length;
+  for (let i = 0; i < n - 1; i++) {
+    const [start, end] = result.offsets[i];
+    if (end > start) ends.add(end);
+  }
+  return ends;
 }

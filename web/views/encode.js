@@ -62,6 +62,11 @@ class EncodeView {
     this.stage = el("div", "enc-stage");
     this.stage.dataset.testid = "encode-stage";
     this.playerBox = el("div", "enc-player");
+    this.back = el("button", "button enc-back", t("encode.back"));
+    this.back.type = "button";
+    this.back.dataset.testid = "why-back";
+    this.back.hidden = true;
+    head.prepend(this.back);
     root.replaceChildren(head, controls, this.vocabBox, this.status, this.playerBox, this.stage);
     this.select.addEventListener("change", () => this.choose(this.select.value));
     let timer = 0;
@@ -88,11 +93,26 @@ class EncodeView {
     this.context.placePlayer(this.playerBox);
     const url = this.context.urlState;
     this.key = this.keyFromUrl();
+    this.ensureOption(this.key);
     this.select.value = this.key;
+    this.offerBack(null);
     const algo = TOY_ALGO[this.key];
     this.input.value = url.get("text", null) ?? (DEFAULT_TEXT[algo] || "Tokenizers split unbelievable words.");
     const step = Number(url.get("step", "0")) || 0;
     this.load({ step });
+  }
+
+  // A tokenizer opened in the page (file-N) has no option until it is asked for.
+  ensureOption(key) {
+    if ([...this.select.options].some((o) => o.value === key)) return;
+    const info = this.context.tokenize.info?.get(key);
+    this.select.append(option(key, info?.label || key));
+  }
+
+  // "Why this token?" came here: a Back button returns to the token in the text.
+  offerBack(back) {
+    this.back.hidden = !back;
+    this.back.onclick = back;
   }
 
   deactivate() {

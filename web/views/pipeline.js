@@ -91,7 +91,8 @@ class PipelineView {
     const url = this.context.urlState;
     this.context.placePlayer(this.playerBox);
     const wanted = url.get("tokenizer", "bert-base-uncased");
-    this.select.value = PRESETS.includes(wanted) ? wanted : "bert-base-uncased";
+    const shipped = (this.context.manifest.presets || []).filter((p) => p.file).map((p) => p.id);
+    this.select.value = [...PRESETS, ...shipped].includes(wanted) ? wanted : "bert-base-uncased";
     this.input.value = url.get("text", DEFAULT_TEXT);
     this.load(Number(url.get("step", String(STAGES.length - 1))) || 0);
   }

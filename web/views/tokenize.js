@@ -9,8 +9,11 @@ import { t } from "../i18n/index.js";
 import { el } from "../lib/dom.js";
 import "../i18n/tokenize.js";
 import { TokenList } from "./tokenize/token-list.js";
-import { TokenLinks } from "./tokenize/linking.js";
+import { TokenLinks, wordAround } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
+import { Picker } from "./tokenize/picker.js";
+import { RulesLine } from "./tokenize/rules.js";
+import { presetBytes } from "../lib/presets.js";
 import { TokenExport } from "./tokenize/export.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
@@ -36,8 +39,18 @@ export class TokenizeView {
       tokens: $(root, "tokens"), count: $(root, "token-count"), chars: $(root, "char-count"),
       ratio: $(root, "chars-per-token"), busy: $(root, "busy"), inspector: $(root, "inspector"),
       more: $(root, "more"), hidden: $(root, "hidden-count"), showMore: $(root, "show-more"),
-      legend: $(root, "legend-list"),
+      legend: $(root, "legend-list"), filter: $(root, "tokenizer-filter"),
+      details: $(root, "preset-details"), progress: $(root, "preset-progress"),
     };
+    this.picker = new Picker({
+      select: this.el.select, presetsGroup: this.el.presets, filter: this.el.filter,
+      details: this.el.details, progress: this.el.progress,
+      onPick: (key) => this.selectTokenizer(key).catch(() => {}),
+    });
+    this.rules = new RulesLine({
+      root: $(root, "rules-line"), choice: $(root, "special-tokens"), text: $(root, "rules-text"),
+      onChange: () => this.schedule(),
+    });
     this.info = new Map(); // tokenizer key -> {key, label, name, model, vocab_size, preset?}
     this.loaded = new Map(); // key -> promise of the open request
     this.current = null; // the key in use
@@ -80,15 +93,14 @@ export class TokenizeView {
 
   fillPresets() {
     const notes = [];
+    this.picker.fill(this.manifest.presets);
+    const byReason = new Map(); // the same reason once, after all the presets it keeps out
     for (const preset of this.manifest.presets) {
-      const option = document.createElement("option");
-      option.value = preset.id;
-      option.textContent = preset.file ? preset.label : t("tok.unavailable", { label: preset.label });
-      option.disabled = !preset.file;
-      this.el.presets.append(option);
       this.info.set(preset.id, { key: preset.id, label: preset.label, preset });
-      if (!preset.file) notes.push(t("tok.missingPreset", { label: preset.label, missing: preset.missing }));
+      if (!preset.file) byReason.set(preset.missing, [...byReason.get(preset.missing) || [], preset.label]);
     }
+    const why = [...byReason].map(([missing, labels]) => t("cat.why", { label: labels.join(", "), missing }));
+    if (why.length) notes.push(t("cat.notShipped", { list: why.join(" ") }));
     if (this.manifest.error) notes.push(t("tok.presetsFailed", { error: this.manifest.error }));
     if (notes.length) {
       this.el.note.textContent = [...notes, t("tok.ownFile")].join(" ");
@@ -106,7 +118,7 @@ export class TokenizeView {
     select.addEventListener("change", () => this.selectTokenizer(select.value).catch(() => {}));
     openButton.addEventListener("click", () => file.click());
     file.addEventListener("change", () => {
-      if (file.files.length) this.openFile(file.files[0]).catch(() => {});
+      if (file.files.length) this.openFile([...file.files]).catch(() => {});
       file.value = "";
     });
     this.links.bind();
@@ -126,14 +138,28 @@ export class TokenizeView {
       return Promise.reject(new Error(t("tok.missingPreset", { label: info.label, missing: info.preset.missing })));
     }
     if (!this.loaded.has(key)) {
-      const request = this.engine.request("openPreset", { key, file: info.preset.file }).then((details) => {
-        Object.assign(info, details, { label: info.label });
-        return info;
-      });
+      const request = this.openPreset(key, info);
       request.catch(() => this.loaded.delete(key));
       this.loaded.set(key, request);
     }
     return this.loaded.get(key);
+  }
+
+  // A preset is downloaded only now (from the Cache API after the first time), then opened.
+  async openPreset(key, info) {
+    const progress = (p) => this.picker.showProgress(key, p);
+    try {
+      const bytes = await presetBytes(info.preset, this.presetBase(), progress);
+      progress({ stage: "opening" });
+      const details = await this.engine.request("openPreset", { key, file: info.preset.file, bytes });
+      return Object.assign(info, details, { label: info.label });
+    } finally {
+      progress({ stage: "done" });
+    }
+  }
+
+  presetBase() {
+    return new URL("../", import.meta.url); // the site's root: views/ is one level down
   }
 
   // Switch to a tokenizer; on failure the previous one stays in use.
@@ -143,6 +169,8 @@ export class TokenizeView {
       () => {
         this.current = key;
         this.el.select.value = key;
+        this.picker.showDetails(key);
+        this.rules.show(key, this.info.get(key));
         this.clearError();
         this.url.set({ tokenizer: this.info.get(key).preset ? key : null });
         this.schedule();
@@ -162,20 +190,24 @@ export class TokenizeView {
     return run;
   }
 
-  async openFile(file) {
+  // One file, or several opened together (vocab.json + merges.txt, encoder.json + vocab.bpe).
+  async openFile(fileOrFiles) {
+    const files = [fileOrFiles].flat();
+    const name = files.map((f) => f.name).join(" + ");
     const key = `file-${++this.fileCount}`;
     const previous = this.current;
     this.clearError();
     let details;
     try {
-      const bytes = await file.arrayBuffer();
-      details = await this.engine.request("openFile", { key, name: file.name, bytes }, [bytes]);
+      const all = await Promise.all(files.map((f) => f.arrayBuffer()));
+      const args = files.length === 1 ? { key, name, bytes: all[0] } : { key, names: files.map((f) => f.name), blobs: all };
+      details = await this.engine.request("openFile", args, all);
     } catch (error) {
-      this.showError(t("tok.couldNotOpen", { name: file.name, message: withoutName(error.message, file.name) })
+      this.showError(t("tok.couldNotOpen", { name, message: withoutName(error.message, files[0].name) })
         + this.stillUsing(previous));
       throw error;
     }
-    const label = t("tok.fileLabel", { name: file.name, model: details.model, n: details.vocab_size });
+    const label = t("tok.fileLabel", { name, model: details.model, n: details.vocab_size });
     const info = { ...details, key, label };
     this.info.set(key, info);
     this.loaded.set(key, Promise.resolve(info));
@@ -234,7 +266,8 @@ export class TokenizeView {
     // Send only what will be tokenized (plus one character, so Python sees the cut).
     const head = text.length > limit + 1 ? text.slice(0, limit + 2) : text;
     try {
-      const result = await this.engine.request("encode", { key, text: head, limit });
+      const special = this.rules.specialTokens(key);
+      const result = await this.engine.request("encode", { key, text: head, limit, ...(special ? { special } : {}) });
       if (!this.dirty) this.render(result, text, key);
     } catch (error) {
       if (error.kind === "cancelled" || error.kind === "timeout") this.lastFailure = { text, key };
@@ -281,6 +314,7 @@ export class TokenizeView {
     const r = this.result;
     return {
       tokenizer: this.current,
+      specialTokens: this.current ? this.rules.specialTokens(this.current) : null,
       text: this.el.text.value,
       ids: r ? r.ids.slice() : [],
       tokens: r ? r.tokens.slice() : [],
@@ -296,6 +330,28 @@ export class TokenizeView {
     await this.ensureLoaded(key);
     const r = await this.engine.request("encode", { key, text, limit: null });
     return { ids: r.ids, tokens: r.tokens, offsets: r.offsets };
+  }
+
+  // "Why this token?": the word around token `index` goes to the encode step view (the
+  // view switcher listens for this event; no view imports another). Back calls returnTo.
+  why(index) {
+    const r = this.result;
+    if (!r || !r.offsets[index] || !this.current) return;
+    const word = wordAround(this.resultText, r.offsets[index]);
+    if (!word.trim()) return;
+    this.root.dispatchEvent(new CustomEvent("subwordlab:why", {
+      bubbles: true, detail: { key: this.current, word, index, token: r.tokens[index] },
+    }));
+  }
+
+  // Back from the encode view: the same text, tokenizer and token as before.
+  returnTo(index) {
+    this.url.set({ text: this.el.text.value, tokenizer: this.info.get(this.current)?.preset ? this.current : null });
+    const chip = this.el.tokens.querySelector(`[data-testid=token][data-index="${index}"]`);
+    if (chip) {
+      chip.tabIndex = 0;
+      chip.focus();
+    }
   }
 
   showMore() {

@@ -40,7 +40,7 @@ export function bindDrop(onFile) {
     event.preventDefault();
     depth = 0;
     zone.classList.remove("active");
-    const dropped = event.dataTransfer.files[0];
-    if (dropped) onFile(dropped);
+    const dropped = [...event.dataTransfer.files]; // two files at once: a vocabulary and its merges
+    if (dropped.length) onFile(dropped.length === 1 ? dropped[0] : dropped);
   });
 }

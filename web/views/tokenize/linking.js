@@ -34,6 +34,11 @@ export class TokenLinks {
       if (chip) this.highlight(Number(chip.dataset.index), { from: "token", reveal: true });
     });
     tokens.addEventListener("keydown", (event) => this.tokenKey(event));
+    // Click or Enter on a token: "why this token?" (the encode step view for its word).
+    tokens.addEventListener("click", (event) => {
+      const chip = event.target.closest("[data-testid=token]");
+      if (chip) this.view.why(Number(chip.dataset.index));
+    });
   }
 
   segmentOf(index) {
@@ -126,6 +131,11 @@ export class TokenLinks {
     if (!chip) return;
     const all = this.view.el.tokens.querySelectorAll("[data-testid=token]");
     const index = Number(chip.dataset.index);
+    if (event.key === "Enter") {
+      event.preventDefault();
+      this.view.why(index);
+      return;
+    }
     if (!(event.key in MOVES)) return;
     event.preventDefault();
     const next = Math.max(0, Math.min(all.length - 1, index + MOVES[event.key]));
@@ -133,4 +143,20 @@ export class TokenLinks {
     all[next].tabIndex = 0;
     all[next].focus();
   }
+}
+
+/** The word a token belongs to: the run of letters, marks and digits around its offsets
+ * (a punctuation token is its own word), with the one space before it (byte-level and
+ * sentencepiece vocabularies keep that space). */
+const WORD = /[\p{L}\p{M}\p{N}_'’]/u;
+export function wordAround(text, [start, end]) {
+  let from = start;
+  let to = Math.max(end, start);
+  while (from < to - 1 && /\s/.test(text[from])) from += 1; // " unbel": the word is after the space
+  if (WORD.test(text[from] || "")) {
+    while (from > 0 && WORD.test(text[from - 1])) from -= 1;
+    while (to < text.length && WORD.test(text[to])) to += 1;
+  }
+  if (from > 0 && text[from - 1] === " ") from -= 1;
+  return text.slice(from, to);
 }

@@ -17,6 +17,8 @@ const LEGEND_ORDER = ["Ġ", "Ċ", "ĉ", "bytes", "partial", "▁", "##", "<0x…
 export function tokenOptions(result, i, info) {
   return {
     special: Boolean(result.special[i]),
+    // a special token written in the text (<|im_start|>, [INST]) covers characters
+    inText: Boolean(result.special[i]) && result.offsets[i][1] > result.offsets[i][0],
     model: info.model || "",
     unknown: info.unk_id !== null && info.unk_id !== undefined && result.ids[i] === info.unk_id,
     byteLevel: Boolean(info.byte_level),

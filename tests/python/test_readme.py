@@ -21,8 +21,9 @@ def test_the_readme_has_examples():
 
 
 @pytest.fixture
-def folder(tmp_path, bert_json, botchan_txt):
+def folder(tmp_path, bert_json, botchan_txt, gpt2_tiktoken):
     shutil.copy(bert_json, tmp_path / "tokenizer.json")
+    shutil.copy(gpt2_tiktoken, tmp_path / "gpt2.tiktoken")
     shutil.copy(botchan_txt, tmp_path / "botchan.txt")
     return tmp_path
 

@@ -6,9 +6,9 @@ page starts a count (`count_start`) and then asks for it slice by slice
 (`count_step`); its other requests run between two slices.
 
 Counting slices separately gives the whole text's count only if no part of the
-pipeline reaches across a cut. We cut only at a single ASCII space between two
-printable ASCII characters (where every pre-tokenizer we know starts a new piece
-and no normalizer joins characters), and we prove each cut before using it: the
+pipeline reaches across a cut. We cut only where a run of whitespace starts
+(where the pre-tokenizers we know start a new piece), and we prove each cut
+before using it: the
 text around it (`_WINDOW` characters on each side) must encode to the same ids
 in one go as in two halves. That local test catches what happens at a cut:
 a normalizer or pre-tokenizer that treats the start of a text specially (a
@@ -30,7 +30,7 @@ __all__ = ["Counter", "count_start", "count_step", "whole_count"]
 
 SLICE_CHARS = 4000  # about 10-40 ms of encoding in Pyodide: one slice per call
 _WINDOW = 64  # characters each side of a cut that the local test encodes
-_CANDIDATE = re.compile(r"(?<=[!-~]) (?=[!-~])")
+_CANDIDATE = re.compile(r"(?<=\S)(?=\s)")  # where a run of whitespace starts
 _sessions: dict = {}
 
 

@@ -1,6 +1,9 @@
-"""`python -m subword_lab ...`: see cli.py."""
+"""`python -m subword_lab ...`: see cli/main.py."""
 import sys
 
-from .cli.main import main
+try:
+    from .cli.main import main
+except KeyboardInterrupt:  # Ctrl-C while still starting up: no traceback
+    sys.exit(130)
 
 sys.exit(main())

@@ -105,10 +105,9 @@ class AddedVocabulary:
         self.special_tokens = set()
         self.normalized_cache = {}  # id -> the token's normalized content, when it differs
         self.encode_special_tokens = False
-        self._raw_pattern = None    # matches normalized=False tokens in the raw input
-        self._norm_pattern = None   # matches normalized=True tokens after normalization
-        self._raw_ids = {}
-        self._norm_ids = {}
+        self._raw_ids = {}          # normalized=False tokens, matched in the raw input
+        self._norm_ids = {}         # normalized=True tokens, matched after normalization
+        self._patterns = {}         # the regexes for both, compiled on first use
 
     def __len__(self):
         return len(self.tokens_map)
@@ -187,23 +186,31 @@ class AddedVocabulary:
             else:
                 raw[token.content] = id_
         self._raw_ids, self._norm_ids = raw, norm
-        self._raw_pattern = _alternation(raw)
-        self._norm_pattern = _alternation(norm)
+        # Compiling an alternation of thousands of tokens takes a while: a
+        # tokenizer that never looks for them in text (sentencepiece's) never pays.
+        self._patterns = {}
+
+    def _pattern(self, normalized_tokens):
+        found = self._patterns.get(normalized_tokens, 0)
+        if found == 0:
+            found = _alternation(self._norm_ids if normalized_tokens else self._raw_ids)
+            self._patterns[normalized_tokens] = found
+        return found
 
     # -- matching -------------------------------------------------------------------
 
     @property
     def has_raw(self):
-        return self._raw_pattern is not None
+        return bool(self._raw_ids)
 
     @property
     def has_normalized(self):
-        return self._norm_pattern is not None
+        return bool(self._norm_ids)
 
     def find_matches(self, text, normalized_tokens):
         """[(id or None, start, end)] covering `text`: the added tokens found and the
         gaps between them (HF's find_matches, in character offsets)."""
-        pattern = self._norm_pattern if normalized_tokens else self._raw_pattern
+        pattern = self._pattern(normalized_tokens)
         ids = self._norm_ids if normalized_tokens else self._raw_ids
         if not text:
             return [(None, 0, 0)]

@@ -1,7 +1,11 @@
 """`Encoding`: the output of `Tokenizer.encode`, with HF's attributes and helpers.
 
-Every attribute is a plain list of the same length (one entry per token), so an
-Encoding costs a handful of lists, not one object per token. Truncation, merging
+Every attribute reads as a plain list of the same length (one entry per token).
+The tokenizer's fast path fills an Encoding compactly instead: ids and offsets in
+arrays of machine ints, the constant columns and the token strings described, not
+stored. Each attribute becomes its list the first time it is read (and stays one),
+so a caller who reads only `ids` of a 5 MB text never pays for a tuple per offset
+or a string per token. Truncation, merging
 (for pairs and templates) and padding follow the `tokenizers` crate step by step,
 because users compare `overflowing`, `sequence_ids` and `word_ids` with it.
 """
@@ -13,17 +17,67 @@ from .core.errors import SubwordLabError
 
 __all__ = ["Encoding"]
 
+_FIELDS = ("ids", "type_ids", "tokens", "word_ids", "offsets", "special_tokens_mask",
+           "attention_mask")
+
+
+class _Lazy:
+    """A column not built yet: `make(*args)` returns its list."""
+
+    __slots__ = ("make", "args")
+
+    def __init__(self, make, *args):
+        self.make = make
+        self.args = args
+
+
+
+
+# A column of a compact Encoding not built yet; `_source` holds what builds it.
+_PENDING = _Lazy(None)
+
+# column -> its list, from (type_id, starts, ends, token_of, ids)
+_BUILD = {
+    "type_ids": lambda src: [src[0]] * len(src[4]),
+    "tokens": lambda src: src[3](src[4]),
+    "offsets": lambda src: list(zip(src[1], src[2])),
+    "special_tokens_mask": lambda src: [0] * len(src[4]),
+    "attention_mask": lambda src: [1] * len(src[4]),
+}
+
+
+def _column(name, slot, source):
+    """A property over the raw slot: lists pass through; an array, a _Lazy or a
+    pending column becomes a list once and replaces itself."""
+    get_raw, set_raw, get_source = slot.__get__, slot.__set__, source.__get__
+    build = _BUILD.get(name)
+
+    def fget(self):
+        value = get_raw(self)
+        if value.__class__ is not list:
+            if value is _PENDING:
+                value = build(get_source(self))
+            elif value.__class__ is _Lazy:
+                value = value.make(*value.args)
+            else:
+                value = list(value)
+            set_raw(self, value)
+        return value
+
+    return property(fget, set_raw)
+
 
 class Encoding:
     """Ids, tokens and alignments for one (possibly paired) input."""
 
-    __slots__ = ("ids", "type_ids", "tokens", "word_ids", "offsets",
-                 "special_tokens_mask", "attention_mask", "overflowing",
-                 "sequence_ranges")
+    __slots__ = ("_ids", "_type_ids", "_tokens", "_word_ids", "_offsets",
+                 "_special_tokens_mask", "_attention_mask", "overflowing",
+                 "sequence_ranges", "_source")
 
     def __init__(self, ids=None, type_ids=None, tokens=None, word_ids=None,
                  offsets=None, special_tokens_mask=None, attention_mask=None,
                  overflowing=None, sequence_ranges=None):
+        self._source = None
         self.ids = [] if ids is None else ids
         n = len(self.ids)
         self.type_ids = [0] * n if type_ids is None else type_ids
@@ -37,6 +91,30 @@ class Encoding:
         self.sequence_ranges = {} if sequence_ranges is None else sequence_ranges
 
     # -- construction ---------------------------------------------------------
+
+    @classmethod
+    def compact(cls, ids, type_id, starts, ends, word_ids, token_of):
+        """From arrays (ids, offset starts and ends, word ids: one entry per token)
+        and `token_of(ids)` -> the token strings; nothing per token is made until read."""
+        enc = cls.__new__(cls)
+        enc._ids = ids
+        enc._word_ids = word_ids
+        enc._type_ids = enc._tokens = enc._offsets = _PENDING
+        enc._special_tokens_mask = enc._attention_mask = _PENDING
+        enc._source = (type_id, starts, ends, token_of, ids)
+        enc.overflowing = []
+        enc.sequence_ranges = {}
+        return enc
+
+    def __getstate__(self):
+        state = {name: getattr(self, name) for name in _FIELDS}
+        state["overflowing"] = self.overflowing
+        state["sequence_ranges"] = self.sequence_ranges
+        return state
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            setattr(self, name, value)
 
     @classmethod
     def from_tokens(cls, tokens, type_id=0, word_ids=None):
@@ -83,7 +161,7 @@ class Encoding:
         return seq
 
     def __len__(self):
-        return len(self.ids)
+        return len(self._ids)  # a list or an array: no need to build the list
 
     def __repr__(self):
         return (f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, type_ids, tokens, "
@@ -192,7 +270,7 @@ class Encoding:
 
     def _become(self, other):
         for name in self.__slots__:
-            setattr(self, name, getattr(other, name))
+            setattr(self, name, getattr(other, name))  # raw slots: lazy columns stay lazy
 
     # -- merging ------------------------------------------------------------------
 
@@ -262,6 +340,12 @@ class Encoding:
             self.attention_mask = self.attention_mask + [0] * missing
             self.special_tokens_mask = self.special_tokens_mask + [1] * missing
             self.offsets = self.offsets + [(0, 0)] * missing
+
+
+for _name in _FIELDS:
+    setattr(Encoding, _name, _column(_name, Encoding.__dict__["_" + _name],
+                                     Encoding.__dict__["_source"]))
+del _name
 
 
 def _window_ranges(n, max_length, step, direction):

@@ -228,8 +228,8 @@ class Replace(Normalizer):
 
 def _compile_onig(pattern):
     try:
-        from .core import unicode_regex
-        return unicode_regex.compile(pattern, "onig")
+        from .core import regex_guard
+        return regex_guard.compile_user(pattern, "onig", "pattern")
     except SubwordLabError:
         raise
     except (ImportError, AttributeError):
@@ -406,7 +406,15 @@ def from_dict(d, field="normalizer"):
     if kind == "Prepend":
         return Prepend(_need(d, "prepend", field))
     if kind == "Replace":
-        return Replace(_need(d, "pattern", field), _need(d, "content", field))
+        try:
+            return Replace(_need(d, "pattern", field), _need(d, "content", field))
+        except SubwordLabError as exc:  # name the Replace inside its Sequence
+            inner = exc.field or ""
+            if field == "normalizer":  # at the top the caller adds "normalizer."
+                raise
+            if not inner.startswith(field):
+                inner = f"{field}.{inner}" if inner else field
+            raise SubwordLabError(exc.reason, field=inner) from None
     if kind == "Precompiled":
         return Precompiled(_need(d, "precompiled_charsmap", field))
     if kind == "Sequence":

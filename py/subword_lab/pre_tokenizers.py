@@ -15,7 +15,7 @@ import re
 import unicodedata
 
 from .core import byte_level, custom_calls
-from .core import unicode_regex
+from .core import regex_guard, unicode_regex
 from .core.errors import SubwordLabError
 from .core.normalized import PreTokenizedString
 
@@ -377,12 +377,15 @@ class Regex:
 class Split(PreTokenizer):
     """Split on a string or a regex (Oniguruma syntax, as tokenizer.json files carry)."""
 
-    def __init__(self, pattern, behavior: str, invert: bool = False):
+    def __init__(self, pattern, behavior: str, invert: bool = False, flavor: str = "onig"):
+        # flavor: "onig" for tokenizer.json (Oniguruma), "fancy" for a tiktoken
+        # pattern (fancy-regex: `{1,3}+` is possessive and `$` ends the text).
         if isinstance(pattern, dict):
             pattern = _pattern_from_dict(pattern)
         if isinstance(pattern, Regex):
             self.pattern = pattern
-            self._compiled = unicode_regex.compile(pattern.pattern, "onig")
+            self._compiled = regex_guard.compile_user(
+                pattern.pattern, flavor, "pattern", allow_named_groups=False)
         elif isinstance(pattern, str):
             self.pattern = pattern
             # HF escapes the string into a regex: an empty one matches everywhere.
@@ -394,6 +397,9 @@ class Split(PreTokenizer):
 
     def pre_tokenize(self, pts):
         compiled, behavior, invert = self._compiled, self.behavior, self.invert
+        if type(compiled) is regex_guard.GuardedRegex and \
+                sum(len(s.normalized.normalized) for s in pts.splits) <= compiled.cheap_length:
+            compiled = compiled.compiled  # too short to backtrack for long: plain `re`
         pts.split(lambda _, ns: ns.split(compiled, behavior, invert=invert))
 
     def to_dict(self):

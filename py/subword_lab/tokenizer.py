@@ -8,9 +8,11 @@ Offsets are character offsets into the input, as the HF Python binding returns.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
+from . import byte_level_path as _byte_level_path
 from . import decoders as _decoders
 from . import models as _models
 from . import normalizers as _normalizers
@@ -18,21 +20,48 @@ from . import pre_tokenizers as _pre_tokenizers
 from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
+from .core import regex_guard
 from .core.errors import SubwordLabError
+from .core.safe_files import atomic_write, check_file_kind, read_text
+from .core.tokenizer_schema import check_tokenizer, loads_strict
 from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
 
-__all__ = ["Tokenizer", "AddedToken", "Encoding"]
+__all__ = ["Tokenizer", "AddedToken", "Encoding", "special_tokens_as_text"]
+
+# special_tokens= values: True = special-token text is encoded as ordinary text.
+_SPECIAL_MODES = {"recognise": False, "recognize": False, "as_text": True, "as-text": True}
+
+
+def special_tokens_as_text(special_tokens=None, split_special_tokens=None):
+    """The `encode_special_tokens` value a call asks for, or None for the default."""
+    if special_tokens is not None and special_tokens not in _SPECIAL_MODES:
+        raise SubwordLabError(f"expected 'recognise' or 'as_text', got {special_tokens!r}",
+                              field="special_tokens")
+    wanted = None if special_tokens is None else _SPECIAL_MODES[special_tokens]
+    if split_special_tokens is not None:
+        split = bool(split_special_tokens)
+        if wanted is not None and wanted != split:
+            raise SubwordLabError("special_tokens and split_special_tokens disagree",
+                                  field="split_special_tokens")
+        wanted = split
+    return wanted
 
 _STRATEGIES = {"longest_first": "LongestFirst", "only_first": "OnlyFirst",
                "only_second": "OnlySecond"}
 _STRATEGIES_R = {v: k for k, v in _STRATEGIES.items()}
 _DIRECTIONS = {"left": "Left", "right": "Right"}
 _DIRECTIONS_R = {v: k for k, v in _DIRECTIONS.items()}
+# Padding adds at most this many tokens to an encoding: far beyond any model's
+# context, far below what would exhaust memory (a length of 10^9 in a file).
+MAX_PADDING = 1 << 22
 
 
 class Tokenizer:
     """A tokenizer: a model plus optional normalizer, pre-tokenizer, post-processor
     and decoder, with added tokens, truncation and padding (HF's `Tokenizer`)."""
+
+    # The file it was read from, if any: errors at encode time name it too.
+    _source = None
 
     def __init__(self, model):
         self._model = model
@@ -43,6 +72,8 @@ class Tokenizer:
         self.added_vocabulary = AddedVocabulary()
         self._truncation = None
         self._padding = None
+        # What the loader chose for a file and why (io/loaders.py); None when built here.
+        self.rules = None
 
     # -- components ---------------------------------------------------------------
 
@@ -121,6 +152,8 @@ class Tokenizer:
 
     def enable_truncation(self, max_length, stride=0, strategy="longest_first",
                           direction="right"):
+        _check_count(max_length, "truncation.max_length")
+        _check_count(stride, "truncation.stride")
         if strategy not in _STRATEGIES:
             raise SubwordLabError(f"unknown strategy {strategy!r}: use longest_first, "
                                   "only_first or only_second", field="truncation.strategy")
@@ -148,6 +181,11 @@ class Tokenizer:
         if direction not in _DIRECTIONS:
             raise SubwordLabError(f"unknown direction {direction!r}: use left or right",
                                   field="padding.direction")
+        for name, value in (("length", length), ("pad_to_multiple_of", pad_to_multiple_of)):
+            if value is not None:
+                _check_count(value, f"padding.{name}")
+        for name, value in (("pad_id", pad_id), ("pad_type_id", pad_type_id)):
+            _check_count(value, f"padding.{name}", 2 ** 32)
         self._padding = {"length": length, "pad_to_multiple_of": pad_to_multiple_of,
                          "pad_id": int(pad_id), "pad_token": str(pad_token),
                          "pad_type_id": int(pad_type_id), "direction": direction}
@@ -162,8 +200,28 @@ class Tokenizer:
     # -- encoding ---------------------------------------------------------------------
 
     def encode(self, sequence, pair=None, is_pretokenized=False, add_special_tokens=True,
-               on_event=None):
-        """Encode one text (or a pair); `on_event` receives the steps (docs/events.md)."""
+               on_event=None, *, special_tokens=None, split_special_tokens=None):
+        """Encode one text (or a pair); `on_event` receives the steps (docs/events.md).
+
+        Special tokens written in the text: `special_tokens="recognise"` matches them
+        (tokenizers' default), `"as_text"` encodes them as ordinary text (tiktoken's
+        encode_ordinary; tokenizers' `encode_special_tokens = True`), None keeps the
+        tokenizer's own `encode_special_tokens`. `split_special_tokens=` is the same
+        choice under transformers' name (True = as text).
+        """
+        try:
+            with self._special_tokens_mode(special_tokens, split_special_tokens):
+                return self._encode(sequence, pair, is_pretokenized, add_special_tokens, on_event)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _named(self, exc):
+        """The error, naming the file this tokenizer came from if it does not yet."""
+        if exc.path is not None or self._source is None:
+            return exc
+        return SubwordLabError(exc.reason, self._source, exc.field)
+
+    def _encode(self, sequence, pair, is_pretokenized, add_special_tokens, on_event):
         encoding = self._encode_sequence(sequence, 0, is_pretokenized, on_event)
         pair_encoding = None
         if pair is not None:
@@ -173,22 +231,45 @@ class Tokenizer:
             on_event(_final_event(result))
         return result
 
-    def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True):
+    def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True, *,
+                     special_tokens=None, split_special_tokens=None):
         """Encode many inputs (str or (a, b) pairs); batch padding pads to the longest."""
+        try:
+            with self._special_tokens_mode(special_tokens, split_special_tokens):
+                return self._encode_batch(inputs, is_pretokenized, add_special_tokens)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _encode_batch(self, inputs, is_pretokenized, add_special_tokens):
         out = []
         for item in inputs:
             if hasattr(item, "tolist"):  # a row of a numpy array
                 item = item.tolist()
             if isinstance(item, (tuple, list)) and not is_pretokenized:
-                out.append(self._encode_unpadded(item[0], item[1], False, add_special_tokens))
+                out.append(self._encode_unpadded(item[0], item[1], False,
+                                                 add_special_tokens))
             elif is_pretokenized and _is_word_lists_pair(item):
-                out.append(self._encode_unpadded(item[0], item[1], True, add_special_tokens))
+                out.append(self._encode_unpadded(item[0], item[1], True,
+                                                 add_special_tokens))
             else:
                 out.append(self._encode_unpadded(item, None, is_pretokenized,
                                                  add_special_tokens))
         if self._padding is not None:
             self._pad(out)
         return out
+
+    @contextlib.contextmanager
+    def _special_tokens_mode(self, special_tokens, split_special_tokens):
+        """Set `encode_special_tokens` for one call, as asked, and put it back."""
+        as_text = special_tokens_as_text(special_tokens, split_special_tokens)
+        added = self.added_vocabulary
+        saved = added.encode_special_tokens
+        if as_text is not None:
+            added.encode_special_tokens = as_text
+        try:
+            yield
+        finally:
+            added.encode_special_tokens = saved
 
     def _encode_unpadded(self, sequence, pair, is_pretokenized, add_special_tokens):
         encoding = self._encode_sequence(sequence, 0, is_pretokenized, None)
@@ -216,6 +297,13 @@ class Tokenizer:
         return merged
 
     def _encode_text(self, text, type_id, word_index, on_event):
+        if on_event is None:
+            # Byte-level BPE without events: straight from regex matches to arrays.
+            fast = _byte_level_path.plan(self)
+            if fast is not None:
+                encoding = _byte_level_path.encode(self, fast, text, type_id, word_index)
+                if encoding is not None:
+                    return encoding
         if on_event is not None:
             on_event({"type": "input", "sequence": type_id, "text": text})
         pts = self._extract_and_normalize(text, type_id, on_event)
@@ -358,11 +446,18 @@ class Tokenizer:
     def _pad(self, encodings):
         params = self._padding
         length = params["length"]
+        longest = max((len(e.ids) for e in encodings), default=0)
         if length is None:
-            length = max((len(e.ids) for e in encodings), default=0)
+            length = longest
         multiple = params["pad_to_multiple_of"]
         if multiple and length % multiple:
             length += multiple - length % multiple
+        if length - longest > MAX_PADDING:
+            field = "padding.length" if params["length"] else "padding.pad_to_multiple_of"
+            raise SubwordLabError(
+                f"padding to {length:,} tokens would add more than {MAX_PADDING:,} "
+                "padding tokens; use a smaller length or pad_to_multiple_of", self._source,
+                field)
         for enc in encodings:
             enc.pad(length, params["direction"], params["pad_id"], params["pad_type_id"],
                     params["pad_token"])
@@ -370,6 +465,12 @@ class Tokenizer:
     # -- decoding ---------------------------------------------------------------------
 
     def decode(self, ids, skip_special_tokens=True):
+        try:
+            return self._decode(ids, skip_special_tokens)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _decode(self, ids, skip_special_tokens):
         added = self.added_vocabulary
         tokens = []
         for id_ in ids:
@@ -421,11 +522,20 @@ class Tokenizer:
         self.add_special_tokens(special or [])
 
     def train(self, files, trainer=None, on_event=None):
-        """Train on text files, read line by line (newlines kept, as HF does)."""
+        """Train on text files, read line by line (newlines kept, as HF does);
+        a missing, unreadable or non-regular file is a SubwordLabError naming it."""
         def lines():
             for name in files:
-                with open(name, encoding="utf-8", newline="") as f:  # keep \r\n, as HF
-                    yield from f
+                check_file_kind(name)  # a named pipe would wait forever
+                try:
+                    handle = open(name, encoding="utf-8", newline="")  # keep \r\n, as HF
+                except OSError as exc:
+                    raise SubwordLabError(f"cannot read: {exc.strerror}", name) from None
+                with handle:
+                    try:
+                        yield from handle
+                    except UnicodeDecodeError:
+                        raise SubwordLabError("not UTF-8 text", name) from None
         self.train_from_iterator(lines(), trainer, on_event=on_event)
 
     # -- tokenizer.json -----------------------------------------------------------------
@@ -449,28 +559,18 @@ class Tokenizer:
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     def save(self, path, pretty=True):
-        Path(path).write_text(self.to_str(pretty), encoding="utf-8")
+        """Write tokenizer.json all at once: a temporary file renamed into place."""
+        atomic_write(path, self.to_str(pretty))
 
     @classmethod
     def from_str(cls, json_text, path=None):
         """Build a tokenizer from tokenizer.json text; `path` only names it in errors."""
-        try:
-            data = json.loads(json_text)
-        except json.JSONDecodeError as exc:
-            raise SubwordLabError(f"not valid JSON ({exc.msg} at line {exc.lineno}, "
-                                  f"column {exc.colno})", path) from None
-        return cls.from_dict(data, path)
+        return cls.from_dict(loads_strict(json_text, path), path)
 
     @classmethod
-    def from_file(cls, path):
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise SubwordLabError("not a UTF-8 text file (is it a tokenizer.json?)",
-                                  path) from None
-        except OSError as exc:
-            raise SubwordLabError(f"cannot read the file: {exc.strerror}", path) from None
-        return cls.from_str(text, path)
+    def from_file(cls, path, max_bytes=None):
+        """Read a tokenizer.json; `max_bytes` raises the file size cap (core.safe_files)."""
+        return cls.from_str(read_text(Path(path), "tokenizer.json", max_bytes), path)
 
     @classmethod
     def from_buffer(cls, buffer, path=None):
@@ -484,6 +584,7 @@ class Tokenizer:
     def from_dict(cls, data, path=None):
         if not isinstance(data, dict):
             raise SubwordLabError(f"expected a JSON object, got {type(data).__name__}", path)
+        check_tokenizer(data, path)
         version = data.get("version", "1.0")
         if version != "1.0":
             raise SubwordLabError(f"unknown tokenizer version {version!r} (expected '1.0')",
@@ -496,6 +597,9 @@ class Tokenizer:
                                      "normalizer", path)
         tok.pre_tokenizer = _component(_pre_tokenizers.from_dict, data.get("pre_tokenizer"),
                                        "pre_tokenizer", path)
+        # Errors of user regexes at encode time name this file and the field.
+        regex_guard.label(tok._normalizer, path, "normalizer")
+        regex_guard.label(tok.pre_tokenizer, path, "pre_tokenizer")
         tok.post_processor = _component(_processors.from_dict, data.get("post_processor"),
                                         "post_processor", path)
         tok.decoder = _component(_decoders.from_dict, data.get("decoder"), "decoder", path)
@@ -507,6 +611,8 @@ class Tokenizer:
         tok.added_vocabulary.add_tokens(
             [AddedToken.from_dict(d, path, i) for i, d in enumerate(added)],
             tok._model, tok._normalizer)
+        if path is not None:
+            tok._source = str(path)
         return tok
 
     def __repr__(self):  # tokenizers' style: the tokenizer.json fields
@@ -573,6 +679,12 @@ def _is_word_lists_pair(item):
 
 
 # -- tokenizer.json helpers ---------------------------------------------------------------
+
+def _check_count(value, field, limit=2 ** 64):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+        raise SubwordLabError(f"expected a whole number from 0 to {limit - 1}, got {value!r}",
+                              field=field)
+
 
 def _to_dict(component):
     return None if component is None else component.to_dict()
@@ -689,7 +801,10 @@ def _split_added(splits, added, normalized_tokens):
         pieces = added.find_matches(ns.normalized, normalized_tokens)
         if len(pieces) == 1 and pieces[0][0] is None:
             if pieces[0][2] > 0:
-                out.append(split)
+                # HF slices even a piece without matches: the slice's shift into
+                # the input is where its normalized text starts (Metaspace's
+                # prepend_scheme="first" reads it).
+                out.append(Split(ns.slice(0, pieces[0][2]), None) if ns._align else split)
             continue
         for id_, start, end in pieces:
             if start == end:

@@ -68,6 +68,11 @@ def test_wordpiece_unk_explained(app):
     assert "[UNK]" in app.page.get_by_test_id("narration").text_content()
 
 
+def next_frame(app):
+    """Wait until the browser has drawn the next frame (the view renders before it)."""
+    app.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def test_bpe_merges_in_rank_order(app):
     text = "hugs bugs"
     events, result = python_events("bpe", text)
@@ -80,14 +85,19 @@ def test_bpe_merges_in_rank_order(app):
             per_word.append([])
         elif e["type"] == "bpe.merge":
             per_word[-1].append([e["rank"], " ".join(e["pair"])])
+    # The tables shown, step by step, must be each word's merges so far, in order: one
+    # more merge per step within a word, then the next word's from its first merge.
+    expected = [merges[:i] for merges in per_word for i in range(1, len(merges) + 1)]
     seen = []
-    for _ in range(n):
+    for k in range(1, n + 1):
         app.page.get_by_test_id("player-step-forward").click()
-        app.page.wait_for_timeout(40)
+        app.page.wait_for_function(
+            "(k) => document.querySelector('[data-testid=player-position]').textContent.startsWith(k + ' /')", arg=k)
+        next_frame(app)
         rows = app.page.eval_on_selector_all("[data-testid=bpe-merge]", "els => els.map(e => [Number(e.dataset.rank), e.dataset.pair])")
-        if rows and rows not in seen:
+        if rows and (not seen or rows != seen[-1]):
             seen.append(rows)
-    assert per_word[0] in seen and per_word[1] in seen
+    assert seen == expected
     assert [r for r, _ in per_word[0]] == sorted(r for r, _ in per_word[0])
     assert app.page.eval_on_selector_all("[data-testid=result-token]", "els => els.map(e => Number(e.dataset.tokenId))") == result["ids"]
 
@@ -102,7 +112,7 @@ def test_step_back_restores_and_step_link(app):
     assert stage_html(app) != before
     app.page.get_by_test_id("player-step-back").click()
     app.page.wait_for_function("() => document.querySelector('[data-testid=player-position]').textContent.startsWith('3 /')")
-    app.page.wait_for_timeout(50)
+    next_frame(app)
     assert stage_html(app) == before
     assert app.page.get_by_test_id("narration").text_content() == narration
 

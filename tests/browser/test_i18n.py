@@ -92,7 +92,8 @@ def test_language_select_keeps_the_state(app):
     app.open("?view=train&algo=wordpiece&corpus=course-toy&step=3")
     page = app.page
     page.evaluate("async () => { const v = await window.subwordLab.showView('train'); await v.settled?.(); }")
-    page.wait_for_timeout(300)  # the URL is updated after a short pause
+    # The URL is updated after a short pause: wait until it holds the step.
+    page.wait_for_function("() => new URLSearchParams(location.search).get('step') === '3'")
     with page.expect_navigation():
         page.get_by_test_id("lang-select").select_option("zh")
     page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)

@@ -60,7 +60,7 @@ def test_steps_and_step_back(app):
     assert page.locator("[data-testid=pretoken]").count() == 2
     page.get_by_test_id("player-step-back").click()
     page.wait_for_function("() => document.querySelector('[data-testid=player-position]').textContent === '1 / 4'")
-    page.wait_for_timeout(50)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert page.eval_on_selector("[data-testid=pipeline-stages]", "e => e.innerHTML") == html
 
 

@@ -76,7 +76,8 @@ def test_python_takes_over_without_a_jump(app):
     page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 1",
                            timeout=15_000)
     before = page.inner_text(".train-stage")
-    page.wait_for_timeout(200)
+    # A few frames later the stored run is still what is drawn (nothing waits on Python).
+    page.evaluate("() => new Promise((done) => { let n = 5; const f = () => (--n ? requestAnimationFrame(f) : done()); requestAnimationFrame(f); })")
     assert held
     for route in held:  # let Python start now
         route.continue_()

@@ -130,6 +130,10 @@ def test_cancel_botchan_run_keeps_page_usable(app):
     assert page.get_by_test_id("train-vocab-size").input_value() == "5257"
     page.get_by_test_id("train-button").click()
     page.wait_for_function("() => !document.querySelector('[data-testid=train-cancel]').disabled")
+    # While it trains, the status and the bar say how far it has come.
+    page.wait_for_selector("[data-testid=train-status]:has-text('of 5,000')", timeout=120_000)
+    assert page.get_by_test_id("train-progress").is_visible()
+    assert page.evaluate("document.querySelector('[data-testid=train-progress]').max") == 5000
     page.get_by_test_id("train-cancel").click()
     page.wait_for_selector("[data-testid=train-status]:has-text('cancelled')", timeout=10_000)
     assert page.get_by_test_id("train-cancel").is_disabled()

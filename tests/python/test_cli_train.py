@@ -98,7 +98,7 @@ def test_bad_files(tmp_path):
     empty.write_text("\n  \n", encoding="utf-8")
     binary = tmp_path / "binary.txt"
     binary.write_bytes(b"\xff\xfe\x00abc")
-    for path, message in ((tmp_path / "missing.txt", "missing.txt: cannot open"),
+    for path, message in ((tmp_path / "missing.txt", "missing.txt: cannot read"),
                           (empty, "corpus is empty"), (binary, "not UTF-8")):
         result = run("--algo", "wordpiece", "--vocab-size", 100, path, "-o", tmp_path / "t.json")
         assert result.returncode == 2, result.stderr

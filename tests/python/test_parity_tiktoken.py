@@ -72,9 +72,11 @@ def test_whole_botchan_as_one_text(ours, oracle, botchan_txt):
 
 def test_special_token_and_decode(ours, oracle):
     text = "Hello<|endoftext|> world  \n\n naïve 😀"
-    enc = ours.encode(text)
+    enc = ours.encode(text, special_tokens="recognise")
     assert enc.ids == oracle.encode(text, allowed_special="all")
     assert 50256 in enc.ids
+    # The lab's default for tiktoken files: special-token text is plain text.
+    assert ours.encode(text).ids == oracle.encode_ordinary(text)
     assert ours.decode(enc.ids, skip_special_tokens=False) == oracle.decode(enc.ids)
 
 

@@ -43,17 +43,6 @@ def _spm(paths, root, asset):
 
 
 _LLAMA_SRC = ("llama_models/tokenizer_utils.py",)
-_SPM_WS = f"{ISSUE} items 2 and 4 (sentencepiece whitespace runs; piece strings in text)"
-_SPM_SPECIAL = f"{ISSUE} item 4 (control / unknown piece strings in text are plain text)"
-_DETECT = f"{ISSUE} item 7 (format detected by content)"
-_CL100K = f"{ISSUE} item 1 (possessive quantifiers in the split pattern)"
-_NAMES = f"{ISSUE} item 8 (known tiktoken encodings by name)"
-_SPM_TEXT = (f"{ISSUE} items 4 and 6 (piece strings such as <s> in text are plain text; "
-             "Unigram ties broken as sentencepiece does)")
-_SPM_UNK = f"{ISSUE} item 5 (an unknown id decodes to the model's unk surface ' ⁇ ')"
-_QWEN_NFC = (f"{ISSUE} item 8 (Qwen's own tokenizer puts text in NFC before splitting; "
-             "its known-encoding entry must say so)")
-_WHISPER = f"{ISSUE} item 7 (multilingual.tiktoken has an empty token at '= 50256')"
 _TEKKEN = f"{ISSUE} (tekken.json, Mistral's tiktoken-style format, is not read by load())"
 
 
@@ -70,33 +59,26 @@ CASES = [
     Case("r50k_base", "gpt2.tiktoken", _openai("r50k_base"), encoding="r50k_base"),
     Case("p50k_base", "p50k_base.tiktoken", _openai("p50k_base"), encoding="p50k_base"),
     Case("cl100k_base", "cl100k_base.tiktoken", _openai("cl100k_base"),
-         encoding="cl100k_base", xfail=_text(_CL100K)),
+         encoding="cl100k_base"),
     Case("o200k_base", "o200k_base.tiktoken", _openai("o200k_base"), encoding="o200k_base"),
     Case("whisper-multilingual", "whisper-multilingual.tiktoken",
          lambda paths, root, asset: refs.whisper(paths[asset], paths, root),
-         encoding="multilingual", needs=("whisper/tokenizer.py",),
-         xfail={**_all(_WHISPER), "name": _NAMES}),
+         encoding="multilingual", needs=("whisper/tokenizer.py",)),
     # -- Meta ---------------------------------------------------------------------------
     Case("llama2", "llama2.tokenizer.json", _json),
     Case("llama3", "llama3.tokenizer.model",
          lambda paths, root, asset: refs.llama(3, paths[asset], paths, root),
          format="tiktoken", encoding="llama3",
-         needs=_LLAMA_SRC + ("llama_models/llama3/tokenizer.py",),
-         xfail={"detect": _DETECT, "name": _NAMES}),
+         needs=_LLAMA_SRC + ("llama_models/llama3/tokenizer.py",)),
     Case("llama4", "llama4.tokenizer.model",
          lambda paths, root, asset: refs.llama(4, paths[asset], paths, root),
          format="tiktoken", encoding="llama4",
-         needs=_LLAMA_SRC + ("llama_models/llama4/tokenizer.py",),
-         xfail={"detect": _DETECT, "name": _NAMES}),
+         needs=_LLAMA_SRC + ("llama_models/llama4/tokenizer.py",)),
     # -- Mistral ------------------------------------------------------------------------
-    Case("mistral-v1", "mistral.tokenizer.model.v1", _spm, format="sentencepiece",
-         xfail={**_text(_SPM_WS), "detect": _DETECT}),
-    Case("mistral-v2", "mistral.tokenizer.model.v2", _spm, format="sentencepiece",
-         xfail={**_text(_SPM_WS), "detect": _DETECT}),
-    Case("mistral-v3", "mistral.tokenizer.model.v3", _spm, format="sentencepiece",
-         xfail={**_text(_SPM_WS), "detect": _DETECT}),
-    Case("mistral-v7", "mistral.tokenizer.model.v7", _spm, format="sentencepiece",
-         xfail={**_text(_SPM_WS), "detect": _DETECT}),
+    Case("mistral-v1", "mistral.tokenizer.model.v1", _spm, format="sentencepiece"),
+    Case("mistral-v2", "mistral.tokenizer.model.v2", _spm, format="sentencepiece"),
+    Case("mistral-v3", "mistral.tokenizer.model.v3", _spm, format="sentencepiece"),
+    Case("mistral-v7", "mistral.tokenizer.model.v7", _spm, format="sentencepiece"),
     Case("mistral-tekken", "mistral-tekken-240718.json",
          lambda paths, root, asset: refs.tekken(paths[asset]), xfail=_all(_TEKKEN)),
     # -- Google, Alibaba, DeepSeek, Anthropic ----------------------------------------------
@@ -104,13 +86,11 @@ CASES = [
     Case("qwen", "qwen.tiktoken",
          lambda paths, root, asset: refs.qwen(paths[asset], paths, root, "dashscope"),
          encoding="qwen", needs=("dashscope/tokenizers/qwen_tokenizer.py",
-                                 "dashscope/tokenizers/tokenizer_base.py"),
-         xfail={**_text(_QWEN_NFC), "name": _NAMES}),
+                                 "dashscope/tokenizers/tokenizer_base.py")),
     Case("qwen3.6", "qwen3_6.tiktoken",
          lambda paths, root, asset: refs.qwen(paths[asset], paths, root, "qwen_tokenizer"),
          encoding="qwen3.5", needs=("qwen_tokenizer/qwen_tokenizer.py",
-                                    "qwen_tokenizer/tokenizer_base.py"),
-         xfail={**_text(_QWEN_NFC), "name": _NAMES}),
+                                    "qwen_tokenizer/tokenizer_base.py")),
     Case("deepseek-v3", "deepseek-v3.tokenizer.json", _json),
     Case("claude-legacy", "claude-legacy.tokenizer.json", _json),
     # The same file against Anthropic's own package (tiktoken over its claude.json).
@@ -121,12 +101,9 @@ CASES = [
     Case("bert-base-uncased", "bert-base-uncased.tokenizer.json", _json),
     Case("bert-base-uncased-vocab.txt", "bert-base-uncased.vocab.txt",
          lambda paths, root, asset: refs.from_bert_vocab(paths[asset])),
-    Case("botchan-unigram", "botchan_en_unigram_1000.model", _spm,
-         xfail={**_text(_SPM_TEXT), "decode": _SPM_UNK}),
-    Case("botchan-bpe", "botchan_en_bpe_1000.model", _spm,
-         xfail={**_text(_SPM_SPECIAL), "decode": _SPM_UNK}),
-    Case("kyoto-ja-unigram", "kyoto_ja_unigram_8000.model", _spm,
-         xfail={**_text(_SPM_TEXT), "decode": _SPM_UNK}),
+    Case("botchan-unigram", "botchan_en_unigram_1000.model", _spm),
+    Case("botchan-bpe", "botchan_en_bpe_1000.model", _spm),
+    Case("kyoto-ja-unigram", "kyoto_ja_unigram_8000.model", _spm),
 ]
 
 BY_ID = {case.id: case for case in CASES}

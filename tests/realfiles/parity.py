@@ -103,7 +103,10 @@ def run_case(case: Case, paths: dict, inputs: list, root: Path, keep: int = 5) -
     want = [ref.encode(text) for _, text in inputs]
     result.times["encode_ref"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    got = [ours.encode(text) for _, text in inputs]
+    # tiktoken-based references recognise special-token text (allowed_special="all");
+    # the lab's default for tiktoken files reads it as text, so ask for the same.
+    mode = "recognise" if ref.tiktoken is not None else None
+    got = [ours.encode(text, special_tokens=mode) for _, text in inputs]
     result.times["encode_ours"] = time.perf_counter() - t0
 
     ref_is_bytes = ref.tiktoken is not None

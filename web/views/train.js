@@ -10,6 +10,7 @@ import { Trainer, TrainingCancelled } from "../lib/trainer.js";
 import { precomputed } from "../lib/precomputed.js";
 import { el, loadCss } from "../lib/dom.js";
 import { MergesRenderer } from "./train/merges.js";
+import { TrainProgress } from "./train/progress.js";
 import { ALGOS, CORPORA, optionControls, customTextBox, formButtons, statusLines, resultActions } from "./train/form.js";
 import "./train/strings.js";
 
@@ -52,7 +53,8 @@ class TrainView {
     this.merges = new MergesRenderer(this.stage);
     this.unigramBox = el("div", "train-unigram");
     this.stage.append(this.unigramBox);
-    root.append(title, intro, form, this.status, this.error, this.actions, this.playerBox, this.stage);
+    this.progress = new TrainProgress();
+    root.append(title, intro, form, this.status, this.progress.bar, this.error, this.actions, this.playerBox, this.stage);
     this.corpus.addEventListener("change", () => this.optionsChanged(true));
     this.algo.addEventListener("change", () => this.optionsChanged(true));
     this.updateFields();
@@ -195,16 +197,21 @@ class TrainView {
       if (runId !== this.runId) return;
       renderer.begin();
       if (stored) renderer.add(stored.events);
+      if (!stored) this.progress.start(args.vocab_size);
       const result = stored ? stored.result : await this.trainer.run(args, (batch) => {
         if (runId !== this.runId) return;
         if (this.status.textContent === t("train.status.starting")) this.status.textContent = t("train.status.training");
+        const line = this.progress.add(batch);
+        if (line) this.status.textContent = line;
         renderer.add(batch);
       });
+      this.progress.stop();
       if (runId !== this.runId) return;
       this.finished(result, renderer, play ? 0 : step);
       if (play) this.context.player.play();
     } catch (error) {
       if (runId !== this.runId) return;
+      this.progress.stop();
       if (error instanceof TrainingCancelled || error.kind === "cancelled") {
         this.status.textContent = t("train.status.cancelled", { n: renderer.length() });
       } else {

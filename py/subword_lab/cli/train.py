@@ -4,6 +4,8 @@
 
 A progress bar, drawn from the trainer's events, goes to stderr. Bad options and
 bad files print one line and exit with 2, never a traceback.
+Outputs (-o, --events) are never one of the corpus files, and appear all at once:
+they are written to a temporary file beside them and renamed into place.
 """
 from __future__ import annotations
 
@@ -13,6 +15,9 @@ import sys
 import time
 
 from ..core.errors import SubwordLabError
+from ..io.files import (AtomicTextWriter, atomic_write, check_regular, check_writable,
+                        size_cap)
+from .console import file_size, say
 
 __all__ = ["main"]
 
@@ -26,7 +31,8 @@ DEFAULT_SPECIALS = {"bpe": [], "wordpiece": ["[PAD]", "[UNK]", "[CLS]", "[SEP]",
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse's own errors: usage line, message, exit 2
-        self.print_usage(sys.stderr)
+        if sys.stderr is not None:
+            self.print_usage(sys.stderr)
         raise SubwordLabError(message)
 
 
@@ -51,7 +57,20 @@ def _parser():
     p.add_argument("--events", metavar="FILE", help="also write every training event as JSON lines")
     p.add_argument("--trace", choices=("summary", "full"), default="summary")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--max-file-size", type=file_size, metavar="BYTES",
+                   help="largest corpus file read (default 512M)")
     return p
+
+
+def _check_files(args):
+    """Before training: every corpus file readable, every output writable and none of
+    them a corpus file (same path, symlink or hard link) or each other."""
+    with size_cap(args.max_file_size):
+        for path in args.files:
+            check_regular(path)
+    check_writable(args.output, args.files, "--output")
+    if args.events is not None:
+        check_writable(args.events, [*args.files, args.output], "--events")
 
 
 def _check(args):
@@ -170,11 +189,9 @@ def _run(argv):
     tok, trainer = _build(args, specials, unk)
     from ..trainers.base import read_files
 
-    for path in args.files:  # fail before training, not half-way through
-        with open_or_fail(path):
-            pass
-    progress = Progress(sys.stderr, args.vocab_size, args.quiet)
-    sink = open_or_fail(args.events, "w") if args.events else None
+    _check_files(args)  # fail before training, not half-way through
+    progress = Progress(sys.stderr, args.vocab_size, args.quiet or sys.stderr is None)
+    sink = AtomicTextWriter(args.events, args.files, "--events") if args.events else None
     started = time.perf_counter()
     try:
         def on_event(event):
@@ -182,25 +199,19 @@ def _run(argv):
             if sink is not None:
                 sink.write(json.dumps(event, ensure_ascii=False) + "\n")
         tok.train_from_iterator(read_files(args.files), trainer, on_event=on_event)
+        atomic_write(args.output, tok.to_str(True), args.files, "--output")
+    except BaseException:
+        if sink is not None:
+            sink.discard()
+        raise
     finally:
         progress.close()
-        if sink is not None:
-            sink.close()
-    try:
-        tok.save(args.output)
-    except OSError as err:
-        raise SubwordLabError(f"cannot write: {err.strerror}", path=args.output) from None
+    if sink is not None:
+        sink.commit()
     elapsed = time.perf_counter() - started
-    print(f"{args.algo}: vocabulary of {tok.get_vocab_size()} tokens in {elapsed:.1f} s "
-          f"-> {args.output}", file=sys.stderr)
+    say(f"{args.algo}: vocabulary of {tok.get_vocab_size()} tokens in {elapsed:.1f} s "
+         f"-> {args.output}")
     return 0
-
-
-def open_or_fail(path, mode="r"):
-    try:
-        return open(path, mode, encoding="utf-8")
-    except OSError as err:
-        raise SubwordLabError(f"cannot open: {err.strerror}", path=path) from None
 
 
 def main(argv=None):
@@ -211,10 +222,10 @@ def main(argv=None):
     try:
         return _run(argv)
     except SubwordLabError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say(f"error: {exc}")
         return 2
     except (KeyboardInterrupt, TrainingCancelled):
-        print("training cancelled", file=sys.stderr)
+        say("training cancelled")
         return 130
 
 

@@ -19,6 +19,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from . import unicode_tables
+from .regex_guard import GuardedRegex
 
 __all__ = ["Token", "NormalizedString", "Split", "PreTokenizedString", "RUST_WHITESPACE"]
 
@@ -463,7 +464,7 @@ class NormalizedString:
         "merged_with_previous", "merged_with_next" or "contiguous"; `invert`
         swaps matches and non-matches (HF's Split with invert=True). Empty
         pieces are dropped."""
-        if self._align is None and type(pattern) is re.Pattern:
+        if self._align is None and (type(pattern) is re.Pattern or type(pattern) is GuardedRegex):
             fast = self._split_plain(pattern, behavior, invert)
             if fast is not None:
                 return fast
@@ -505,13 +506,16 @@ class NormalizedString:
 
 # ----- patterns ---------------------------------------------------------------
 
+# Compiled patterns: Python's own, and user patterns under a time bound.
+_REGEX_TYPES = (re.Pattern, GuardedRegex)
+
 def find_matches(pattern, text: str) -> list:
     """[((start, end), is_match)] covering `text`, like HF's Pattern trait."""
     if isinstance(pattern, str):
         if not pattern:
             return [((0, len(text)), False)]
         return _matches_from_spans(_str_spans(pattern, text), len(text))
-    if isinstance(pattern, re.Pattern):
+    if isinstance(pattern, _REGEX_TYPES):
         if not text:
             return [((0, 0), False)]
         spans = [m.span() for m in pattern.finditer(text)]

@@ -14,6 +14,13 @@ Three flavours, chosen by the caller:
 - "onig" (Hugging Face's SysRegex): Ruby syntax, where `^`/`$` are line
   anchors and `{n,m}+` means `(?:...{n,m})+`, not a possessive quantifier.
 
+Possessive quantifiers (`*+ ++ ?+ {n,m}+`) and atomic groups `(?>...)` pass through
+as they are: Python's `re` has them natively since 3.11 (Pyodide runs 3.13+). A
+negated class stays a negated class (`[^...]`, never a complemented list), so that
+under `(?i)` case folding happens before the negation, as in the other engines.
+Unicode scripts (`\\p{Han}`) are refused with a clear error: unicodedata has no
+script table, and no published tokenizer pattern uses them.
+
 The property tables come from `unicodedata`, built lazily on first use and
 cached. Python 3.11 ships Unicode 14.0 and Pyodide's 3.14 Unicode 16.0, while
 the reference engines carry their own tables; characters assigned between those
@@ -247,6 +254,7 @@ class _Translator:
         self.i = 0
         self.flavor = flavor
         self.multiline = flavor == "onig"
+        self.ignorecase = False  # inside (?i): negations must stay outermost
 
     def error(self, what: str) -> SubwordLabError:
         return SubwordLabError(f"{what} at position {self.i} in regex {self.p!r}", field="pattern")
@@ -275,6 +283,15 @@ class _Translator:
 
     def _escape_set(self, ch: str, outer: bool = False):
         """Escapes that stand for a set of characters (or one): ranges, else None."""
+        found = self._escape_set_parts(ch, outer)
+        if found is None:
+            return None
+        ranges, negated = found
+        return complement(ranges) if negated else ranges
+
+    def _escape_set_parts(self, ch: str, outer: bool = False):
+        """Like _escape_set, but as (positive ranges, negated?): a negation must stay
+        outermost so that case-insensitive matching folds before it negates."""
         p = self.p
         if ch in "pP":
             if self.i < len(p) and p[self.i] == "{":
@@ -283,14 +300,13 @@ class _Translator:
                     raise self.error("unclosed \\p{")
                 name, self.i = p[self.i + 1:end], end + 1
             elif self.flavor == "onig":
-                return [(ord(ch), ord(ch))]  # Ruby has no \pL shorthand: a plain "p"
+                return [(ord(ch), ord(ch))], False  # Ruby has no \pL shorthand: a plain "p"
             elif self.i < len(p):
                 name, self.i = p[self.i], self.i + 1
             else:
                 raise self.error("incomplete \\p")
             negated = name.startswith("^")
-            ranges = list(property_set(name.lstrip("^")))
-            return complement(ranges) if (ch == "P") != negated else ranges
+            return list(property_set(name.lstrip("^"))), (ch == "P") != negated
         low = ch.lower()
         if low == "s":
             ranges = list(WHITE_SPACE)
@@ -302,7 +318,7 @@ class _Translator:
             ranges = list(_POSIX["xdigit"])
         else:
             return None
-        return complement(ranges) if ch.isupper() else ranges
+        return ranges, ch.isupper()
 
     def _word_flavor(self, outer: bool) -> str:
         # Oniguruma's bare \w (outside brackets) differs from its \w inside them.
@@ -370,6 +386,11 @@ class _Translator:
 
     def _class_body(self) -> list:
         """Parse after '[' up to and including ']'; returns the ranges it matches."""
+        acc, negate = self._class_parts()
+        return complement(acc) if negate else acc
+
+    def _class_parts(self):
+        """Parse after '[' up to and including ']': (positive ranges, negated?)."""
         p = self.p
         negate = False
         if self.i < len(p) and p[self.i] == "^":
@@ -402,8 +423,7 @@ class _Translator:
                     raise self.error("bad range in character class")
                 ranges = [(cp, hi)]
             acc.extend(ranges)
-        acc = normalize(acc)
-        return complement(acc) if negate else acc
+        return normalize(acc), negate
 
     def _class_rest(self) -> list:
         """The right operand of && or --: the rest of the class, as an implicit class."""
@@ -443,6 +463,7 @@ class _Translator:
         p = self.p
         parts: list = []
         scoped: list = []  # flags of "(?i)" seen mid-group: they rule the rest of it
+        outer_ignorecase = self.ignorecase
         while self.i < len(p):
             ch = p[self.i]
             if ch == ")":
@@ -451,7 +472,7 @@ class _Translator:
             if ch == "\\":
                 parts.append(self._outer_escape())
             elif ch == "[":
-                parts.append(class_text(self._class_body()))
+                parts.append(self._set_text(*self._class_parts()))
             elif ch == "(":
                 text, flags = self._group()
                 if flags is None:
@@ -469,6 +490,7 @@ class _Translator:
                 parts.append(")" * len(scoped) + "|" + "".join(f"(?{f}:" for f in scoped))
             else:
                 parts.append(ch)
+        self.ignorecase = outer_ignorecase
         return "".join(parts) + ")" * len(scoped)
 
     _BRACE = re.compile(r"(\d*)(,?)(\d*)\}")
@@ -487,15 +509,23 @@ class _Translator:
         else:
             parts.append(text)
 
+    def _set_text(self, ranges, negate) -> str:
+        # Under (?i) `re` must see the negation itself ([^...]), so that it folds
+        # case before negating as the other engines do. Elsewhere the complemented
+        # list is kept: `re` matches it faster on mostly-ASCII text.
+        if negate and not self.ignorecase:
+            return class_text(complement(ranges))
+        return class_text(ranges, negate)
+
     def _outer_escape(self) -> str:
         p = self.p
         if self.i >= len(p):
             raise self.error("trailing backslash")
         esc = p[self.i]
         self.i += 1
-        ranges = self._escape_set(esc, outer=True)
-        if ranges is not None:
-            return class_text(ranges)
+        found = self._escape_set_parts(esc, outer=True)
+        if found is not None:
+            return self._set_text(*found)
         if esc in "bB":
             word = class_text(list(word_set(self._word_flavor(True))))
             if esc == "b":
@@ -537,7 +567,10 @@ class _Translator:
             if m.group(3) == ")":
                 return "", (flags or None)
             head = f"(?{flags}:" if flags else "(?:"
-            return head + self._sequence() + self._close(), None
+            outer_ignorecase = self.ignorecase
+            body = self._sequence()
+            self.ignorecase = outer_ignorecase
+            return head + body + self._close(), None
         for prefix, head in self._GROUP_PREFIXES:
             if not p.startswith(prefix, self.i):
                 continue
@@ -566,6 +599,8 @@ class _Translator:
                 raise self.error(f"unsupported flag {f!r}")
         if "m" in on:
             self.multiline = True
+        if "i" in on or "i" in off:
+            self.ignorecase = "i" in on
         on, off = on.replace("u", ""), off.replace("u", "")
         if self.flavor == "onig":
             # Ruby's (?m) is dot-all; its ^ and $ are always line anchors.

@@ -1,13 +1,20 @@
-"""Reading the user's files for the loaders: bytes, UTF-8 text, JSON, option checks,
-and errors that name the file."""
+"""Reading the user's files for the loaders: the safe reading and writing of
+core.safe_files (regular files only, a size cap, atomic writes that never touch an
+input), plus JSON as tokenizers reads it, option checks and errors that name the file.
+"""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..core.errors import SubwordLabError
+from ..core.safe_files import (MAX_BYTES, AtomicTextWriter, atomic_write, check_not_input,
+                               check_regular, check_writable, read_bytes, read_text,
+                               same_file, size_cap)
+from ..core.tokenizer_schema import loads_strict
 
-__all__ = ["check_options", "read_bytes", "read_text", "read_json", "with_path"]
+__all__ = ["MAX_BYTES", "check_options", "read_bytes", "read_text", "read_json", "with_path",
+           "check_not_input", "atomic_write", "same_file", "size_cap", "check_writable",
+           "check_regular", "AtomicTextWriter"]
 
 
 def check_options(path, options, allowed):
@@ -18,43 +25,20 @@ def check_options(path, options, allowed):
                                   path=path, field=key)
 
 
-
-def read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise SubwordLabError(f"cannot read: {exc.strerror}", path=path) from None
-
-
-def read_text(path: Path, what: str) -> str:
-    data = read_bytes(path)
-    if not data.strip():
-        raise SubwordLabError(f"empty file (expected {what})", path=path)
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise SubwordLabError(f"binary data, not a text file (expected {what})", path=path,
-                              field=f"byte {nul}")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SubwordLabError(f"not UTF-8 text (expected {what})", path=path,
-                              field=f"byte {exc.start}") from None
-
-
-def read_json(path: Path):
-    text = read_text(path, "JSON")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SubwordLabError(f"not valid JSON ({exc.msg})", path=path,
-                              field=f"line {exc.lineno} column {exc.colno}") from None
+def read_json(path, max_bytes=None):
+    """JSON as tokenizers reads it (see core.tokenizer_schema.loads_strict)."""
+    return loads_strict(read_text(path, "JSON", max_bytes), Path(path))
 
 
 def with_path(path, build):
-    """Run `build()`; component errors that lack a file get this file's name."""
+    """Run `build()`; component errors that lack a file get this file's name, and so
+    do errors the built tokenizer raises later, at encode time."""
     try:
-        return build()
+        built = build()
     except SubwordLabError as exc:
         if exc.path is None:
             raise SubwordLabError(exc.reason, path=path, field=exc.field) from None
         raise
+    if hasattr(built, "_source"):
+        built._source = str(path)
+    return built

@@ -1,15 +1,19 @@
 """`load(path, **options)`: open any tokenizer file people have, as a `Tokenizer`.
 
-Formats, recognised by name and then by content:
+Formats, recognised by content (io/detect.py), names breaking ties:
   tokenizer.json             Hugging Face's own format, read as it is
   vocab.txt                  a BERT WordPiece vocabulary (HF's BertWordPieceTokenizer)
-  vocab.json + merges.txt    GPT-2 style byte-level BPE (either file, or their folder)
-  *.tiktoken                 tiktoken's "base64 rank" lines, made a byte-level BPE
-  *.model                    a sentencepiece model (Unigram or BPE)
+  vocab.json + merges.txt    GPT-2 style byte-level BPE (either file, or their folder);
+                             GPT-2's original encoder.json + vocab.bpe are the same pair
+  tiktoken ranks             "base64 rank" lines (*.tiktoken, Llama 3/4's tokenizer.model),
+                             made a byte-level BPE
+  sentencepiece model        a ModelProto (*.model, Mistral's *.model.v3 ...), Unigram or BPE
 
 Components are built through each module's `from_dict` (the tokenizer.json form),
 so what we build is exactly what a saved tokenizer.json would describe.
 Every problem raises SubwordLabError naming the file, the field and what was wrong.
+Each loaded tokenizer has `rules`: a dict saying the format and, for tiktoken ranks,
+which split pattern and special tokens are in force and why.
 """
 from __future__ import annotations
 
@@ -17,7 +21,8 @@ from pathlib import Path
 
 from ..core.errors import SubwordLabError
 from ..tokenizer import Tokenizer
-from .files import read_json
+from .detect import detect_file, detect_folder
+from .files import size_cap
 from .ranked_merges import tiktoken_merges
 from .sentencepiece import load_sentencepiece
 from .tiktoken_file import load_tiktoken
@@ -27,65 +32,30 @@ from .vocab_files import load_bert_vocab, load_bpe_files
 __all__ = ["load", "load_bert_vocab", "load_bpe_files", "load_tiktoken",
            "load_sentencepiece", "tiktoken_merges"]
 
-_SUPPORTED = ("tokenizer.json, vocab.txt, vocab.json + merges.txt, .tiktoken, "
-              "or a sentencepiece .model")
-
 
 def load(path, **options) -> Tokenizer:
     """Open `path` (a file or a folder holding one) as a Tokenizer.
 
     `format=` forces one of "tokenizer.json", "vocab.txt", "bpe", "tiktoken",
-    "sentencepiece"; the other options belong to the format (see each loader).
+    "sentencepiece"; `max_bytes=` raises the file size cap (io.files.MAX_BYTES);
+    the other options belong to the format (see each loader): `pattern=` for
+    tiktoken ranks, `merges=` / `vocab=` for the BPE pair...
     """
     path = Path(path)
-    kind = options.pop("format", None) or _detect(path)
-    loader = _LOADERS.get(kind)
-    if loader is None:
-        raise SubwordLabError(f"unknown format {kind!r} (known: {', '.join(_LOADERS)})",
-                              path=path, field="format")
-    return loader(path, **options)
-
-
-def _detect(path: Path) -> str:
-    if path.is_dir():
-        return _detect_folder(path)
-    if not path.exists():
-        raise SubwordLabError("no such file", path=path)
-    name = path.name.lower()
-    if name == "merges.txt" or name.endswith(".merges.txt"):
-        return "bpe"
-    suffix = path.suffix.lower()
-    if suffix == ".json":
-        return "bpe" if _is_vocab_json(path) else "tokenizer.json"
-    by_suffix = {".txt": "vocab.txt", ".tiktoken": "tiktoken", ".model": "sentencepiece"}
-    if suffix in by_suffix:
-        return by_suffix[suffix]
-    raise SubwordLabError(f"unknown file type {path.suffix or '(no extension)'!r}: "
-                          f"expected {_SUPPORTED}", path=path)
-
-
-def _detect_folder(folder: Path) -> str:
-    for name, kind in (("tokenizer.json", "tokenizer.json"), ("merges.txt", "bpe"),
-                       ("vocab.txt", "vocab.txt")):
-        if (folder / name).is_file():
-            return kind
-    for pattern, kind in (("*.tiktoken", "tiktoken"), ("*.model", "sentencepiece")):
-        found = sorted(folder.glob(pattern))
-        if len(found) == 1:
-            return kind
-    raise SubwordLabError(f"no tokenizer file found in this folder (expected {_SUPPORTED})",
-                          path=folder)
-
-
-def _is_vocab_json(path: Path) -> bool:
-    """vocab.json is a flat token -> id object; tokenizer.json has a "model"."""
-    if path.name.lower() == "tokenizer.json":
-        return False
-    if path.name.lower().endswith("vocab.json"):
-        return True
-    data = read_json(path)
-    return isinstance(data, dict) and "model" not in data and bool(data) and all(
-        isinstance(v, int) for v in data.values())
+    with size_cap(options.pop("max_bytes", None)):
+        kind = options.pop("format", None)
+        if kind is None:
+            kind, path = detect_folder(path) if path.is_dir() else (detect_file(path), path)
+        loader = _LOADERS.get(kind)
+        if loader is None:
+            raise SubwordLabError(f"unknown format {kind!r} (known: {', '.join(_LOADERS)})",
+                                  path=path, field="format")
+        tokenizer = loader(path, **options)
+    if getattr(tokenizer, "rules", None) is None:
+        tokenizer.rules = {"format": kind}
+    if getattr(tokenizer, "_source", "") is None:  # errors at encode time name the file
+        tokenizer._source = str(path)
+    return tokenizer
 
 
 _LOADERS = {

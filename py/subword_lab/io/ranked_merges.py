@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ..core import byte_level
+from ..models.bpe import merges_from_ranks  # noqa: F401 - re-exported: io callers look here
 
-__all__ = ["rank_by_product", "tiktoken_merges"]
+__all__ = ["merges_from_ranks", "rank_by_product", "tiktoken_merges"]
 
 
 def tiktoken_merges(ranks: dict, chars=None) -> list:
@@ -37,3 +38,4 @@ def rank_by_product(bpe, merges) -> None:
     """
     bpe._build_merges([(a, b) for a, b, _ in merges], [rank for _, _, rank in merges])
     bpe.clear_cache()
+

@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import decoders, models, normalizers, pre_tokenizers, processors
+from .. import decoders, normalizers, pre_tokenizers, processors
 from ..added_vocabulary import AddedToken
 from ..core.errors import SubwordLabError
-from ..tokenizer import Tokenizer
+from ..core.normalized import PreTokenizedString
+from ..tokenizer import Tokenizer, _normalize_event, _pre_tokenize_event
 from .files import check_options, with_path
-from .ranked_merges import rank_by_product
+from .sentencepiece_encode import USER_DEFINED, SpmNormalizer, decode_pieces
+from .sentencepiece_models import SentencePieceBPE, SentencePieceUnigram
 from .sentencepiece_model import read_model
 
-__all__ = ["load_sentencepiece"]
+__all__ = ["load_sentencepiece", "SentencePieceTokenizer"]
 
 
 _SPM_OPTIONS = {"add_bos", "add_eos"}
@@ -19,29 +21,24 @@ _SPACE = "\u2581"
 
 
 def load_sentencepiece(path, **options) -> Tokenizer:
-    """A sentencepiece model, built to give the ids and pieces sentencepiece gives.
+    """A sentencepiece model that encodes and decodes exactly as sentencepiece does.
 
-    Normalizer: the precompiled charsmap, then sentencepiece's whitespace rules
-    (runs of spaces collapse, leading and trailing ones go); Metaspace adds the
-    dummy prefix and turns spaces into "▁". Unknown, control and byte pieces become
-    special tokens. add_bos / add_eos add a template post-processor.
+    Encoding runs sentencepiece's own steps (sentencepiece_encode.py): its
+    normalizer on the whole text, then its Unigram or BPE encoder on the whole
+    normalized text. The Tokenizer also carries the nearest Hugging Face pipeline
+    (charsmap, whitespace Replace steps, Metaspace, added tokens), which is what
+    `to_str` / `save` write. add_bos / add_eos add a template post-processor.
     """
     path = Path(path)
     if path.is_dir():
         path = next(iter(sorted(path.glob("*.model"))))
     check_options(path, options, _SPM_OPTIONS)
     proto = read_model(path)
-    trainer, norm = proto.trainer_spec, proto.normalizer_spec
+    trainer = proto.trainer_spec
     if trainer.model_type_name not in ("UNIGRAM", "BPE"):
         raise SubwordLabError(f"{trainer.model_type_name} models are not supported "
                               "(only UNIGRAM and BPE)", path=path,
                               field="trainer_spec.model_type")
-    if trainer.treat_whitespace_as_suffix:
-        raise SubwordLabError("whitespace as a suffix is not supported", path=path,
-                              field="trainer_spec.treat_whitespace_as_suffix")
-    if not norm.escape_whitespaces:
-        raise SubwordLabError("models that keep spaces unescaped are not supported",
-                              path=path, field="normalizer_spec.escape_whitespaces")
     return with_path(path, lambda: _sentencepiece(proto, options))
 
 
@@ -49,13 +46,17 @@ def _sentencepiece(proto, options):
     trainer, norm = proto.trainer_spec, proto.normalizer_spec
     pieces = proto.pieces
     if trainer.model_type_name == "UNIGRAM":
-        model = models.Unigram([(p.piece, p.score) for p in pieces], unk_id=trainer.unk_id,
-                               byte_fallback=trainer.byte_fallback)
+        model = SentencePieceUnigram(pieces, trainer.unk_id, trainer.byte_fallback)
     else:
-        model = _spm_bpe(pieces, trainer)
-    tok = Tokenizer(model)
-    has_user = any(p.type == 4 for p in pieces)
+        model = SentencePieceBPE(pieces, trainer.unk_id, trainer.byte_fallback)
+    tok = SentencePieceTokenizer(model, proto)
+    has_user = USER_DEFINED in pieces.types
     tok.normalizer = _spm_normalizer(norm, has_user)
+    charsmap = tok.normalizer.normalizers[0] if norm.precompiled_charsmap else None
+    tok.spm_normalizer = SpmNormalizer(charsmap, norm,
+                                       [t for t, k in zip(pieces.texts, pieces.types)
+                                        if k == USER_DEFINED],
+                                       suffix=trainer.treat_whitespace_as_suffix)
     # With user-defined symbols the prefix cannot be in the normalizer (HF normalizes
     # an added token's own text too, and "x" would become "▁x"): Metaspace adds it
     # to the split that starts the text.
@@ -65,9 +66,10 @@ def _sentencepiece(proto, options):
         "split": bool(trainer.split_by_whitespace)})
     tok.decoder = _spm_decoder(trainer, "always" if norm.add_dummy_prefix else "never")
     # Types: UNKNOWN 2, CONTROL 3, USER_DEFINED 4.
-    special = [AddedToken(p.piece, special=True) for p in pieces if p.type in (2, 3)]
-    user = [AddedToken(p.piece, special=False, normalized=True)
-            for p in pieces if p.type == 4]
+    texts, types = pieces.texts, pieces.types
+    special = [AddedToken(t, special=True) for t, k in zip(texts, types) if k in (2, 3)]
+    user = [AddedToken(t, special=False, normalized=True)
+            for t, k in zip(texts, types) if k == 4]
     tok.add_special_tokens(special)
     if user:
         tok.add_tokens(user)
@@ -75,40 +77,46 @@ def _sentencepiece(proto, options):
     return tok
 
 
-def _spm_bpe(pieces, trainer):
-    """sentencepiece's BPE merges the adjacent pair whose concatenation is the
-    best-scoring piece (leftmost on a tie): HF BPE with every split of every piece
-    as a merge, ranked by that piece's score."""
-    vocab = {p.piece: i for i, p in enumerate(pieces)}
-    mergeable = {p.piece: p.score for p in pieces if p.type in (1, 4, 5)}
-    scores = sorted(set(mergeable.values()), reverse=True)
-    rank_of_score = {s: r for r, s in enumerate(scores)}
-    found = []
-    for piece, score in mergeable.items():
-        for cut in range(1, len(piece)):
-            left, right = piece[:cut], piece[cut:]
-            if left in vocab and right in vocab:
-                found.append((rank_of_score[score], vocab[left], left, right))
-    found.sort()
-    merges = [(left, right, rank) for rank, _, left, right in found]
-    bpe = _SentencePieceBPE(vocab, None,
-                            unk_token=pieces[trainer.unk_id].piece, fuse_unk=True,
-                            byte_fallback=trainer.byte_fallback)
-    rank_by_product(bpe, merges)
-    return bpe
+class SentencePieceTokenizer(Tokenizer):
+    """A Tokenizer whose encode and decode are sentencepiece's own.
 
+    Text is normalized whole by sentencepiece's rules and the model sees it whole
+    (no word splitting, as sentencepiece encodes). Added tokens are not looked for
+    in the text: user-defined pieces are found by the model (as sentencepiece
+    does), and control, unknown and byte pieces only come from ids, so "<s>"
+    typed in the text is plain text. The added tokens stay registered for
+    decoding, `id_to_token` and the tokenizer.json this saves."""
 
-class _SentencePieceBPE(models.BPE):
-    """BPE whose unknown tokens read as the text they stand for, as sentencepiece's
-    pieces do (HF's BPE names them "<unk>"). It saves as a plain BPE."""
+    def __init__(self, model, proto):
+        super().__init__(model)
+        self.spm_normalizer = None
+        self._types = proto.pieces.types
+        self._norm_spec = proto.normalizer_spec
+        self._unk_surface = proto.trainer_spec.unk_surface
 
-    def tokenize(self, sequence, on_event=None):
-        tokens = super().tokenize(sequence, on_event)
-        unk = self.vocab.get(self.unk_token)
-        if unk is None or all(t.id != unk for t in tokens):
-            return tokens
-        return [t._replace(value=sequence[t.offsets[0]:t.offsets[1]]) if t.id == unk else t
-                for t in tokens]
+    def _encode_text(self, text, type_id, word_index, on_event):
+        if on_event is not None:
+            on_event({"type": "input", "sequence": type_id, "text": text})
+        ns = self.spm_normalizer.normalize_str(text)
+        pts = PreTokenizedString(ns)
+        if not ns.normalized:
+            pts.splits = []
+        if on_event is not None:
+            on_event(_normalize_event(ns, type_id))
+            on_event(_pre_tokenize_event(pts, type_id))
+        return self._tokenize(pts, type_id, word_index, on_event)
+
+    def decode(self, ids, skip_special_tokens=True):
+        """sentencepiece's decode: an unknown id reads as the unk surface (" ⁇ "),
+        control ids vanish (with skip_special_tokens=False they show as their
+        piece), byte pieces join into UTF-8."""
+        types, pieces, kinds = self._types, [], []
+        for id_ in ids:
+            if 0 <= id_ < len(types):
+                pieces.append(self._model.id_to_token(id_))
+                kinds.append(types[id_])
+        return decode_pieces(pieces, kinds, self._norm_spec, self._unk_surface,
+                             keep_control=not skip_special_tokens)
 
 
 def _spm_normalizer(norm, user_symbols):

@@ -7,6 +7,7 @@ from pathlib import Path
 from .. import decoders, models, normalizers, pre_tokenizers, processors
 from ..core.errors import SubwordLabError
 from ..tokenizer import Tokenizer
+from .detect import find_pair
 from .files import check_options, read_json, read_text, with_path
 
 __all__ = ["load_bert_vocab", "load_bpe_files", "read_merges_txt", "read_vocab_txt"]
@@ -70,16 +71,21 @@ _BPE_OPTIONS = {"add_prefix_space", "trim_offsets", "unk_token", "vocab", "merge
 
 
 def _bpe_pair(path: Path, options):
-    """Find both files from whichever one (or the folder) was given."""
+    """Find both files from whichever one (or the folder) was given: vocab.json +
+    merges.txt, or GPT-2's original names for them, encoder.json + vocab.bpe."""
     folder = path if path.is_dir() else path.parent
-    vocab = Path(options.pop("vocab", None) or (path if path.suffix.lower() == ".json"
-                                                and path.is_file() else folder / "vocab.json"))
-    merges = Path(options.pop("merges", None) or (path if path.suffix.lower() == ".txt"
-                                                  and path.is_file() else folder / "merges.txt"))
-    for p, other in ((vocab, "vocab.json"), (merges, "merges.txt")):
+    given_vocab, given_merges = options.pop("vocab", None), options.pop("merges", None)
+    near_vocab, near_merges = find_pair(folder)
+    is_json = path.is_file() and path.suffix.lower() == ".json"
+    vocab = Path(given_vocab) if given_vocab else (
+        path if is_json else near_vocab or folder / "vocab.json")
+    merges = Path(given_merges) if given_merges else (
+        path if path.is_file() and not is_json else near_merges or folder / "merges.txt")
+    for p, other in ((vocab, "vocab.json not found (nor encoder.json)"),
+                     (merges, "merges.txt not found (nor vocab.bpe)")):
         if not p.is_file():
-            raise SubwordLabError(f"{other} not found: byte-level BPE needs vocab.json "
-                                  "and merges.txt side by side", path=p)
+            raise SubwordLabError(f"{other}: byte-level BPE needs the vocabulary and the "
+                                  "merges side by side (or vocab= / merges=)", path=p)
     return vocab, merges
 
 
@@ -106,11 +112,13 @@ def load_bpe_files(path, **options) -> Tokenizer:
     options = dict(options)
     vocab_path, merges_path = _bpe_pair(path, options)
     vocab = read_json(vocab_path)
-    if not isinstance(vocab, dict) or not all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
-            for k, v in vocab.items()):
+    if not isinstance(vocab, dict):
         raise SubwordLabError("expected an object of token -> integer id", path=vocab_path,
                               field="vocab")
+    for token, i in vocab.items():
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < 2 ** 32:
+            raise SubwordLabError(f"expected an id from 0 to 4294967295, got {i!r}",
+                                  path=vocab_path, field=f"vocab[{token!r}]")
     merges = read_merges_txt(merges_path)
     for n, (a, b) in enumerate(merges):
         for token in (a, b, a + b):

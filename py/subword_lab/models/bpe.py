@@ -24,6 +24,10 @@ from .base import (Model, Token, byte_token, field, model_error, ordered_vocab,
 __all__ = ["BPE"]
 
 DEFAULT_CACHE_CAPACITY = 10_000
+# Rank mode: words up to this many symbols merge with a plain list scan (min() and
+# index() run in C, which beats a heap on short words); longer ones use the heap.
+SHORT_WORD = 48
+_NO_RANK = 1 << 62
 # Words this long (in UTF-8 bytes, as HF counts) or longer are not cached.
 CACHE_MAX_LENGTH = 256
 
@@ -116,6 +120,83 @@ def _shifted_offsets(word, starts, ends, keep, unk_bytes):
     return out_starts, out_ends
 
 
+def merges_from_ranks(ranks: dict) -> list:
+    """The merge list of a rank-mode BPE (token text -> rank), for saving it as
+    tokenizer.json: every split of a token into two ranked tokens, ordered by the
+    rank of the token made, then of its left part (as io.ranked_merges does)."""
+    merges = [(rank, ranks[left], left, right)
+              for token, rank in ranks.items() for cut in range(1, len(token))
+              if (left := token[:cut]) in ranks and (right := token[cut:]) in ranks]
+    merges.sort()
+    return [(left, right) for _, _, left, right in merges]
+
+
+def _ranked_short(word, ranks) -> list:
+    """Symbol boundaries after rank-mode merging, by rescanning a list of pair
+    ranks (O(n^2) but in C: the fastest way for short words)."""
+    get = ranks.get
+    none = _NO_RANK
+    bounds = list(range(len(word) + 1))
+    pair = [get(word[i:i + 2], none) for i in range(len(word) - 1)]
+    while pair:
+        best = min(pair)
+        if best == none:
+            break
+        i = pair.index(best)  # the leftmost pair of the lowest rank
+        del bounds[i + 1]
+        del pair[i]
+        if i:
+            pair[i - 1] = get(word[bounds[i - 1]:bounds[i + 1]], none)
+        if i < len(pair):
+            pair[i] = get(word[bounds[i]:bounds[i + 2]], none)
+    return bounds
+
+
+def _ranked_long(word, ranks) -> list:
+    """The same merges in O(n log n): a heap of (rank, start, end) keys packed into
+    one int each, over a linked list of symbols (nxt[p] = where the symbol at p
+    ends, -1 once merged away). An entry is stale when its pair no longer spans
+    start..end; pairs only grow, so comparing the end is enough."""
+    get = ranks.get
+    n = len(word)
+    size = n + 1
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    heap = [(r * size + i) * size + i + 2
+            for i, r in enumerate(map(get, map(word.__getitem__, map(slice, range(n - 1),
+                                                                      range(2, n + 1)))))
+            if r is not None]
+    heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        key = pop(heap)
+        rest, end = divmod(key, size)
+        p = rest % size
+        q = nxt[p]
+        if q < 0 or q >= n or nxt[q] != end:
+            continue
+        nxt[p] = end
+        nxt[q] = -1
+        if end < n:
+            prv[end] = p
+            after = nxt[end]
+            r = get(word[p:after])
+            if r is not None:
+                push(heap, (r * size + p) * size + after)
+        before = prv[p]
+        if before >= 0:
+            r = get(word[before:end])
+            if r is not None:
+                push(heap, (r * size + before) * size + end)
+    bounds = []
+    p = 0
+    while p < n:
+        bounds.append(p)
+        p = nxt[p]
+    bounds.append(n)
+    return bounds
+
+
 def _utf8_len(s: str) -> int:
     return len(s.encode("utf-8", "surrogatepass"))
 
@@ -149,7 +230,22 @@ class BPE(Model):
         self.cache_capacity = DEFAULT_CACHE_CAPACITY if cache_capacity is None else cache_capacity
         self._cache = {}
         self._rng = random.Random(seed)
+        self._ranks = None
         self._build_merges(_parse_merges(merges or []))
+
+    @classmethod
+    def from_ranks(cls, vocab, ranks=None, **kwargs) -> "BPE":
+        """Rank mode: no merge list; the adjacent pair whose concatenation has the
+        lowest rank merges first, the leftmost on a tie (tiktoken's rule, which
+        sentencepiece's BPE follows with scores for ranks).
+
+        `ranks` (token -> rank) defaults to the vocabulary's ids. Loading costs
+        nothing beyond the vocabulary; `merges` is derived only when asked for.
+        """
+        bpe = cls(vocab, None, **kwargs)
+        bpe._ranks = bpe.vocab if ranks is None else dict(ranks)
+        bpe._merges = None
+        return bpe
 
     def _build_merges(self, pairs, ranks=None) -> None:
         """(left id, right id) -> (rank, merged id); a repeated pair keeps its last rank, as HF.
@@ -187,16 +283,19 @@ class BPE(Model):
     @property
     def merges(self) -> list:
         """The merges in rank order, as (left, right) strings."""
+        if self._ranks is not None:
+            return merges_from_ranks(self._ranks)
         ranked = sorted(self._merges.items(), key=lambda kv: kv[1][0])
         r = self.vocab_r
         return [(r[a], r[b]) for (a, b), _ in ranked]
 
     def clear_cache(self) -> None:
         self._cache.clear()
+        self.__dict__.pop("_piece_cache", None)  # the byte-level fast path's
 
     def resize_cache(self, capacity: int) -> None:
         self.cache_capacity = capacity
-        self._cache.clear()
+        self.clear_cache()
 
     # -- encoding -------------------------------------------------------------
 
@@ -205,20 +304,51 @@ class BPE(Model):
             return []
         if on_event is not None:
             return self._tokenize_traced(sequence, on_event)
+        ids, starts, ends = self.encode_word(sequence)
+        r = self.vocab_r
+        return [Token(i, r[i], (s, e)) for i, s, e in zip(ids, starts, ends)]
+
+    def encode_word(self, sequence: str):
+        """(ids, starts, ends) of one word, without making a Token per piece: the
+        tokenizer's fast path calls this; results of short words are cached."""
         if self.dropout:
-            return self._to_tokens(*self._merge_word(sequence, None))
+            return self._merge_word(sequence, None)
         # HF checks ignore_merges only on its cached path (no dropout), so do we.
         if self.ignore_merges:
             i = self.vocab.get(sequence)
             if i is not None:
-                return [Token(i, sequence, (0, len(sequence)))]
+                return (i,), (0,), (len(sequence),)
         hit = self._cache.get(sequence)
         if hit is not None:
-            return list(hit)
-        tokens = self._to_tokens(*self._merge_word(sequence, None))
-        if len(self._cache) < self.cache_capacity and len(sequence.encode("utf-8", "surrogatepass")) < CACHE_MAX_LENGTH:
-            self._cache[sequence] = tuple(tokens)
-        return tokens
+            return hit
+        if self._ranks is not None and self._plain_chars(sequence):
+            result = self._ranked_word(sequence)
+        else:
+            result = tuple(map(tuple, self._merge_word(sequence, None)))
+        if len(self._cache) < self.cache_capacity and (
+                len(sequence) < CACHE_MAX_LENGTH // 4
+                or len(sequence.encode("utf-8", "surrogatepass")) < CACHE_MAX_LENGTH):
+            self._cache[sequence] = result
+        return result
+
+    def _plain_chars(self, word) -> bool:
+        """True when every character is a symbol of its own (no prefix, suffix or
+        unknown): the rank-mode fast path then works on the string itself."""
+        if self.continuing_subword_prefix or self.end_of_word_suffix:
+            return False
+        vocab = self.vocab
+        return all(map(vocab.__contains__, set(word)))
+
+    def _ranked_word(self, word):
+        """Rank-mode BPE on a string: (ids, starts, ends)."""
+        n = len(word)
+        ranks = self._ranks
+        bounds = _ranked_short(word, ranks) if n <= SHORT_WORD else _ranked_long(word, ranks)
+        vocab = self.vocab
+        starts = bounds[:-1]
+        ends = bounds[1:]
+        ids = tuple(map(vocab.__getitem__, map(word.__getitem__, map(slice, starts, ends))))
+        return ids, tuple(starts), tuple(ends)
 
     def _to_tokens(self, ids, starts, ends) -> list:
         r = self.vocab_r
@@ -309,28 +439,43 @@ class BPE(Model):
             on_event({"type": "bpe.symbols", "symbols": [r[i] for i in ids], "ids": list(ids),
                       "spans": [[s, e] for s, e in zip(starts, ends)]})
         n = len(ids)
+        # lookup((left id, right id)) -> (rank, merged id) or None
+        if self._ranks is not None:
+            lookup = self._ranked_pair
+        else:
+            lookup = self._merges.get if self._merges else None
         # Without an unknown token, unknown characters are dropped; with byte fallback
         # a pending unknown can come after the bytes that follow it. HF then places
         # offsets by byte lengths in symbol order (see _shifted_offsets).
         dropped = ((self.unk_token is None or self.byte_fallback)
                    and _irregular(starts, ends, len(word)))
         initial_ends = list(ends) if dropped else None
-        if n < 2 or not self._merges:
+        if n < 2 or lookup is None:
             keep = range(n)
         else:
-            keep = self._merge_all(ids, starts, ends, on_event)  # updates ids, ends in place
+            keep = self._merge_all(ids, starts, ends, lookup, on_event)  # updates ids, ends in place
         final_ids = [ids[k] for k in keep]
         if dropped:
             return (final_ids, *_shifted_offsets(word, starts, initial_ends, keep, unk_bytes))
         return final_ids, [starts[k] for k in keep], [ends[k] for k in keep]
 
-    def _merge_all(self, ids, starts, ends, on_event):
+    def _ranked_pair(self, pair):
+        """(rank, id) of the token two symbols make, in rank mode; None if unranked."""
+        a, b = pair
+        r = self.vocab_r
+        text = r[a] + r[b]
+        rank = self._ranks.get(text)
+        if rank is None:
+            return None
+        new_id = self.vocab.get(text)
+        return None if new_id is None else (rank, new_id)
+
+    def _merge_all(self, ids, starts, ends, lookup, on_event):
         """Merge by (rank, position) from a heap; symbols form a linked list over the arrays.
 
         A heap entry can go stale when a neighbour was merged first; it is skipped when
         the pair now at its position no longer yields the same merged symbol (HF's test).
         """
-        merges = self._merges
         n = len(ids)
         nxt = list(range(1, n + 1))
         nxt[-1] = -1
@@ -338,7 +483,7 @@ class BPE(Model):
         alive = [True] * n
         heap = []
         for p in range(n - 1):
-            m = merges.get((ids[p], ids[p + 1]))
+            m = lookup((ids[p], ids[p + 1]))
             if m is not None:
                 heap.append((m[0], p, m[1]))
         heapq.heapify(heap)
@@ -361,7 +506,7 @@ class BPE(Model):
             q = nxt[p]
             if not alive[p] or q == -1:
                 continue
-            m = merges.get((ids[p], ids[q]))
+            m = lookup((ids[p], ids[q]))
             if m is None or m[1] != new_id:
                 continue
             if on_event is not None:
@@ -375,11 +520,11 @@ class BPE(Model):
                 prv[after] = p
             before = prv[p]
             if before != -1:
-                m = merges.get((ids[before], new_id))
+                m = lookup((ids[before], new_id))
                 if m is not None:
                     heapq.heappush(heap, (m[0], before, m[1]))
             if after != -1:
-                m = merges.get((new_id, ids[after]))
+                m = lookup((new_id, ids[after]))
                 if m is not None:
                     heapq.heappush(heap, (m[0], p, m[1]))
             if on_event is not None:

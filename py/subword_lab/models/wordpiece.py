@@ -12,16 +12,19 @@ from .base import Model, Token, field, model_error, ordered_vocab, read_vocab_ma
 __all__ = ["WordPiece"]
 
 
-def _prefix_table(pieces: dict) -> dict:
+def _prefix_table(pieces: dict, longest: int) -> dict:
     """Map every prefix of every piece to the piece's id, or -1 if the prefix is no piece.
 
     Walking forward through this table finds the longest match in one pass and
     stops as soon as no piece can continue, instead of trying every window.
+    Only prefixes of at most `longest` characters are kept: a longer word is the
+    unknown token anyway, and a 2 MB line in a vocab.txt must not make a table of
+    quadratic size.
     """
     # Comprehensions rather than a setdefault per prefix:
     # this runs at every load, for vocabularies of 30,000+ pieces.
-    table = {piece[:k]: -1 for piece in pieces for k in range(1, len(piece))}
-    table.update({piece: i for piece, i in pieces.items() if piece})
+    table = {piece[:k]: -1 for piece in pieces for k in range(1, min(len(piece), longest + 1))}
+    table.update({piece: i for piece, i in pieces.items() if piece and len(piece) <= longest})
     return table
 
 
@@ -40,9 +43,10 @@ class WordPiece(Model):
         # Continuation pieces are stored without their prefix so the hot loop
         # never builds "##" + substring.
         rest = {t[len(prefix):]: i for t, i in self.vocab.items() if t.startswith(prefix)}
-        self._first = _prefix_table(self.vocab)
+        longest = max_input_chars_per_word
+        self._first = _prefix_table(self.vocab, longest)
         self._whole = {t: i for t, i in self.vocab.items() if t}  # _first's full pieces
-        self._rest = _prefix_table(rest)
+        self._rest = _prefix_table(rest, longest)
         self._max_first = max(map(len, self.vocab), default=0)
         self._max_rest = max(map(len, rest), default=0)
 

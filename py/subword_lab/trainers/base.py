@@ -8,6 +8,7 @@ learns a vocabulary from the counts (`train`) and fills the tokenizer's model.
 from __future__ import annotations
 
 from ..core.errors import SubwordLabError
+from ..core.safe_files import check_file_kind
 
 __all__ = ["Trainer", "TrainingCancelled", "train_tokenizer", "tokenizer_process"]
 
@@ -186,8 +187,10 @@ def train_tokenizer(tokenizer, iterator, trainer, on_event=None):
 
 
 def read_files(files):
-    """The lines of every file, line endings kept (as `tokenizers`' train does)."""
+    """The lines of every file, line endings kept (as `tokenizers`' train does).
+    Only regular files: a named pipe would wait forever, /dev/zero never end."""
     for path in files:
+        check_file_kind(path)
         try:
             handle = open(path, encoding="utf-8", newline="")
         except OSError as err:

@@ -11,20 +11,16 @@ outside the Basic Multilingual Plane they equal Python's character offsets.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from bisect import bisect_right
 
 from .. import __version__
-from ..core.errors import SubwordLabError
 from .registry import REGISTRY
 from .count import count_start, count_step  # noqa: F401  (whole-text counts)
 from .train import corpus_info, train  # noqa: F401  (the training views)
 from .unigram import course_toy_unigram, unigram_nbest  # noqa: F401  (the Unigram views)
 from .views import open_toy  # noqa: F401  (views: pipeline, encode, compare)
 
-_SUPPORTED = (".json", ".txt", ".tiktoken", ".model")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
@@ -32,54 +28,22 @@ def version() -> str:
     return __version__
 
 
-def _bytes_of(data) -> bytes:
-    """Bytes from a Python bytes-like or a Pyodide JsProxy of a typed array."""
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        return bytes(data)
-    to_bytes = getattr(data, "to_bytes", None)
-    if to_bytes is not None:
-        return to_bytes()
-    raise TypeError(f"expected bytes, got {type(data).__name__}")
+def open_path(key: str, path: str, name: str | None = None, options=None) -> str:
+    """Load a tokenizer file (or folder) and keep it under `key` (see opening.py)."""
+    from .opening import open_path as _open  # lazy: keeps `import subword_lab.web.api` cheap
+    return _open(key, path, name, options)
 
 
-def _plain(tokenizer):
-    """Turn off truncation and padding a file may carry: the page shows whole texts."""
-    for name in ("no_truncation", "no_padding"):
-        method = getattr(tokenizer, name, None)
-        if callable(method):
-            method()
-    return tokenizer
+def open_bytes(key: str, name, data, options=None) -> str:
+    """Load uploaded files: one, or a vocabulary with its merges (see opening.py)."""
+    from .opening import open_bytes as _open
+    return _open(key, name, data, options)
 
 
-def open_path(key: str, path: str, name: str | None = None) -> str:
-    """Load a tokenizer file with subword_lab.load and keep it under `key`."""
-    from ..io.loaders import load  # lazy: keeps `import subword_lab.web.api` cheap
-
-    name = name or os.path.basename(path)
-    lowered = name.lower()
-    if not lowered.endswith(_SUPPORTED):
-        raise SubwordLabError(
-            "unsupported file type; open a tokenizer.json, vocab.txt, .tiktoken or "
-            "sentencepiece .model file", path=name)
-    return json.dumps(REGISTRY.add(key, name, _plain(load(path))))
-
-
-def open_bytes(key: str, name: str, data) -> str:
-    """Save uploaded bytes under their own file name (the loader goes by it) and load them."""
-    raw = _bytes_of(data)
-    base = os.path.basename(name) or "tokenizer"
-    folder = tempfile.mkdtemp(prefix="subword-lab-")
-    path = os.path.join(folder, base)
-    with open(path, "wb") as handle:
-        handle.write(raw)
-    try:
-        return open_path(key, path, base)
-    except SubwordLabError as error:
-        # Name the file as the user knows it, not our temporary path.
-        raise SubwordLabError(str(error).replace(path, base)) from None
-    except (ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError, EOFError) as error:
-        raise SubwordLabError(f"could not read this file ({type(error).__name__}: {error})",
-                              path=base) from None
+def reopen(key: str, options=None) -> str:
+    """Load the files last uploaded under `key` again, with other options."""
+    from .opening import reopen as _reopen
+    return _reopen(key, options)
 
 
 def describe(key: str) -> str:
@@ -98,9 +62,12 @@ def _utf16_offsets(text: str, offsets):
     return [[shift(start), shift(end)] for start, end in offsets]
 
 
-def encode_text(key: str, text: str) -> dict:
-    """Encode `text` with the tokenizer under `key`: ids, tokens, offsets, special mask."""
-    encoding = REGISTRY.get(key).encode(text)
+def encode_text(key: str, text: str, special_tokens=None) -> dict:
+    """Encode `text` with the tokenizer under `key`: ids, tokens, offsets, special mask.
+
+    special_tokens: "recognise" | "as_text" | None (the tokenizer's default, which
+    describe() reports as rules.special_tokens_default)."""
+    encoding = REGISTRY.get(key).encode(text, special_tokens=special_tokens or None)
     special = list(getattr(encoding, "special_tokens_mask", None) or [0] * len(encoding.ids))
     return {
         "ids": list(encoding.ids),
@@ -122,24 +89,27 @@ def _cut(text: str, limit: int) -> str:
     return head
 
 
-def encode(key: str, text: str, limit=None) -> str:
+def encode(key: str, text: str, limit=None, special_tokens=None) -> str:
     """Encode the text, or only its first `limit` characters of a huge one.
 
     The page shows what a long paste starts with and says how much is left;
     encoding five megabytes in a browser would take far too long to be live.
+    special_tokens: as in encode_text; the result says which was in force.
     """
     limit = None if limit is None else int(limit)
     head = _cut(text, limit)
-    result = encode_text(key, head)
+    result = encode_text(key, head, special_tokens)
     result["encoded_chars"] = len(head) + len(_ASTRAL.findall(head))
     result["total_chars"] = len(text) + len(_ASTRAL.findall(text))
+    result["special_tokens"] = special_tokens or REGISTRY.info(key).get(
+        "rules", {}).get("special_tokens_default")
     return json.dumps(result, ensure_ascii=False)
 
 
 def trace_encode(args_json: str, emit) -> str:
     """Encode with the step events of docs/events.md streamed to `emit` (one JSON string each).
 
-    args: {"key": tokenizer key, "text": str}. Returns the encoding, as `encode` does.
+    args: {"key": tokenizer key, "text": str, "special_tokens": optional, as in encode}. Returns the encoding, as `encode` does.
     The worker batches what `emit` receives (the `call` command in worker.js).
     """
     args = json.loads(args_json)
@@ -152,7 +122,8 @@ def trace_encode(args_json: str, emit) -> str:
         count += 1
         emit(json.dumps(event, ensure_ascii=False, default=list))
 
-    encoding = tokenizer.encode(text, on_event=on_event)
+    encoding = tokenizer.encode(text, on_event=on_event,
+                                special_tokens=args.get("special_tokens") or None)
     return json.dumps({"ids": list(encoding.ids), "tokens": list(encoding.tokens),
                        "offsets": _utf16_offsets(text, encoding.offsets), "events": count},
                       ensure_ascii=False)

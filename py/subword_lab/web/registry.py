@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from ..core.errors import SubwordLabError
+from ..io import known_encodings
 
 __all__ = ["REGISTRY", "Registry", "describe"]
 
@@ -51,11 +52,27 @@ def _byte_level(tokenizer) -> bool:
     return '"ByteLevel"' in text
 
 
+def _rules_info(tokenizer) -> dict:
+    """What the page shows about the rules in force: the file's format, for tiktoken
+    ranks the split pattern and where it comes from, and the special tokens."""
+    rules = dict(getattr(tokenizer, "rules", None) or {})
+    specials = rules.pop("special_tokens", None)
+    if specials is not None:
+        rules["special_tokens_count"] = len(specials)
+        rules["special_tokens_first"] = sorted(specials, key=specials.get)[:20]
+    if "known_patterns" in rules:
+        rules["known_patterns"] = [{"name": e.name, "title": e.title}
+                                   for e in known_encodings.ENCODINGS]
+    as_text = bool(getattr(tokenizer, "encode_special_tokens", False))
+    rules["special_tokens_default"] = "as_text" if as_text else "recognise"
+    return rules
+
+
 def describe(key: str, name: str, tokenizer) -> dict:
     """What the page shows about an opened tokenizer (docs/automation.md)."""
     return {"key": key, "name": name, "model": _model_kind(tokenizer),
             "vocab_size": _vocab_size(tokenizer), "unk_id": _unk_id(tokenizer),
-            "byte_level": _byte_level(tokenizer)}
+            "byte_level": _byte_level(tokenizer), "rules": _rules_info(tokenizer)}
 
 
 class Registry:

@@ -16,6 +16,7 @@ import json
 import math
 
 from ..core.errors import SubwordLabError
+from ..models import Unigram
 from .course import TOY_WORDS as COURSE_TOY_WORDS
 from .registry import REGISTRY
 
@@ -107,7 +108,8 @@ def unigram_nbest(args_json: str, emit=None) -> str:
     args = json.loads(args_json)
     tokenizer = REGISTRY.get(args.get("key"))
     model = tokenizer.model
-    if type(model).__name__ != "Unigram":
+    # a sentencepiece model's Unigram is a subclass (io/sentencepiece_models.py)
+    if not isinstance(model, Unigram):
         raise SubwordLabError(f"the tokenizer {args.get('key')!r} is not a Unigram model")
     n = int(args.get("n", 5))
     if not 1 <= n <= 50:

@@ -47,8 +47,11 @@ export function optionControls() {
   const tie = select("train-tie-break", [["hf", "train.tie.optionHf"], ["first", "train.tie.optionFirst"]]);
   const method = select("train-method", [["em", "train.method.em"], ["exact", "train.method.exact"]]);
   const tieField = field("train.tie.label", tie);
-  const tieHelp = el("ul", "hint train-tie-help");
-  tieHelp.append(el("li", "", t("train.tie.helpHf")), el("li", "", t("train.tie.helpFirst")));
+  // The two rules, one click away: the form stays one short row on a large screen.
+  const tieHelp = el("details", "hint train-tie-help");
+  const rules = el("ul");
+  rules.append(el("li", "", t("train.tie.helpHf")), el("li", "", t("train.tie.helpFirst")));
+  tieHelp.append(el("summary", "", t("train.tie.what")), rules);
   tieField.append(tieHelp);
   const methodField = field("train.method.label", method, t("train.method.help"));
   const optionRow = el("div", "train-form-row");

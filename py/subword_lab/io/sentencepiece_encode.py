@@ -1,0 +1,221 @@
+"""sentencepiece's own encoding and decoding, for tokenizers loaded from a .model file.
+
+Hugging Face's pipeline (normalizer, then added tokens, then a pre-tokenizer that
+splits at "▁") cannot give sentencepiece's pieces on every text: sentencepiece
+normalizes the whole text at once, never splits it into words when it encodes
+(`split_by_whitespace`, `split_digits`, `split_by_unicode_script` and
+`split_by_number` only shape training), and its models see the whole normalized
+text. So a whitespace-only piece like "▁▁▁▁" can be chosen, user-defined pieces
+are kept out of the charsmap and found by the model itself, and control or
+unknown piece strings typed in the text are plain text. This module holds the
+normalizer and the decoder, sentencepiece_models.py the two encoders, and
+sentencepiece.py wraps them in a Tokenizer that still saves as a tokenizer.json
+(the nearest Hugging Face pipeline).
+
+Unigram ties: sentencepiece adds float32 scores (C++ `float`), Hugging Face
+float64; a tie in one may not be a tie in the other (20 dots on sentencepiece's
+botchan model). `SentencePieceUnigram` rounds every path score to float32 as
+sentencepiece does; `models.Unigram` (for tokenizer.json files) keeps float64.
+"""
+from __future__ import annotations
+
+import re
+import struct
+
+from ..core.normalized import NormalizedString
+
+__all__ = ["SpmNormalizer", "decode_pieces", "f32", "matcher",
+           "NORMAL", "UNKNOWN", "CONTROL", "USER_DEFINED", "UNUSED", "BYTE", "SPACE"]
+
+NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
+SPACE = "\u2581"
+_F32 = struct.Struct("<f")
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def f32(x: float) -> float:
+    """x rounded to the nearest float32 (what a C++ `float` would hold)."""
+    return _F32.unpack(_F32.pack(x))[0]
+
+
+def matcher(symbols):
+    """A regex finding the longest user-defined symbol at a position (or None)."""
+    if not symbols:
+        return None
+    ordered = sorted(symbols, key=len, reverse=True)
+    return re.compile("|".join(re.escape(s) for s in ordered))
+
+
+class SpmNormalizer:
+    """sentencepiece's Normalizer::Normalize: the charsmap (longest rule at each
+    position; user-defined symbols pass through untouched), then its whitespace
+    rules, the dummy prefix (or suffix) and the escaping of " " as "▁"."""
+
+    def __init__(self, charsmap, spec, user_symbols, suffix=False):
+        self.charsmap = charsmap  # a normalizers.Precompiled in sentencepiece mode, or None
+        self.add_dummy_prefix = bool(spec.add_dummy_prefix)
+        self.remove_extra = bool(spec.remove_extra_whitespaces)
+        self.space = SPACE if spec.escape_whitespaces else " "
+        self.suffix = bool(suffix)
+        self.user = matcher(user_symbols)
+        self._special = None
+
+    def _special_starts(self):
+        """A regex for the positions where something other than "copy this char"
+        may happen: a user-defined symbol, or a char that may begin a charsmap rule
+        (an ASCII char begins a rule only if it is listed in the charsmap's ASCII
+        starters or a non-ASCII char follows it)."""
+        parts = []
+        if self.user is not None:
+            parts.append(self.user.pattern)
+        cm = self.charsmap
+        if cm is not None and cm.charsmap is not None:
+            starters = cm.charsmap.ascii_key_starters()
+            if starters:
+                parts.append("[" + re.escape(starters) + "]")
+            parts.append("[\x00-\x7f](?=[^\x00-\x7f])|[^\x00-\x7f]")
+        return re.compile("|".join(parts)) if parts else None
+
+    def _steps(self, text):
+        """sentencepiece's NormalizePrefix over the text: [(output, start, end, plain)],
+        where a plain step is a run of chars copied unchanged."""
+        if self._special is None:
+            self._special = [self._special_starts()]
+        special = self._special[0]
+        if special is None:
+            return [(text, 0, len(text), True)]
+        user = self.user
+        cm = self.charsmap
+        longest = cm.charsmap.longest if cm is not None and cm.charsmap is not None else None
+        steps = []
+        i, n = 0, len(text)
+        while i < n:
+            m = special.search(text, i)
+            if m is None:
+                steps.append((text[i:], i, n, True))
+                break
+            j = m.start()
+            if j > i:
+                steps.append((text[i:j], i, j, True))
+            i = j
+            if user is not None:
+                u = user.match(text, i)
+                if u is not None:
+                    steps.append((u.group(), i, u.end(), False))
+                    i = u.end()
+                    continue
+            c = text[i]
+            if longest is not None and cm._may_start(c):
+                key = text[i:i + 32].encode("utf-8", "surrogatepass")
+                hit = longest(key, 0)
+                if hit is not None:
+                    length, out = hit
+                    old = key[:length].decode("utf-8", "surrogatepass")
+                    steps.append((out, i, i + len(old), False))
+                    i += len(old)
+                    continue
+            steps.append((c, i, i + 1, True))
+            i += 1
+        return steps
+
+    def normalize_str(self, text: str) -> NormalizedString:
+        if not text:
+            return NormalizedString("")
+        steps = self._steps(text)
+        remove, space = self.remove_extra, self.space
+        k = 0
+        if remove:  # sentencepiece drops the prefixes that normalize to " " first
+            while k < len(steps):
+                out, start, end, plain = steps[k]
+                if plain:
+                    kept = out.lstrip(" ")
+                    if kept:
+                        steps[k] = (kept, end - len(kept), end, True)
+                        break
+                elif out != " ":
+                    break
+                k += 1
+            if k == len(steps):
+                return NormalizedString(text, _normalized="", _align=[])
+        chars, align = [], []
+        if self.add_dummy_prefix and not self.suffix:
+            chars.append(space)
+            align.append((steps[k][1], steps[k][1]))
+        prev_space = remove
+        for out, start, end, plain in steps[k:]:
+            if plain and len(out) > 1 and not (remove and "  " in out):
+                if prev_space and out[0] == " ":
+                    out = out.lstrip(" ")
+                    start = end - len(out)
+                    if not out:
+                        continue
+                chars.append(out.replace(" ", space) if space != " " else out)
+                align.extend(zip(range(start, end), range(start + 1, end + 1)))
+                prev_space = remove and out[-1] == " "
+                continue
+            if plain and len(out) > 1:  # runs of spaces to collapse: char by char
+                for i, c in enumerate(out, start):
+                    if prev_space and c == " ":
+                        continue
+                    chars.append(space if c == " " else c)
+                    align.append((i, i + 1))
+                    prev_space = c == " "
+                continue
+            if prev_space:
+                out = out.lstrip(" ")
+            if out:
+                span = (start, end)
+                chars.append(out.replace(" ", space) if space != " " else out)
+                align.extend([span] * len(out))
+                prev_space = remove and out[-1] == " "
+        normalized = "".join(chars)
+        if remove:
+            stripped = normalized.rstrip(space)
+            if len(stripped) != len(normalized):
+                del align[len(stripped):]
+                normalized = stripped
+        if self.suffix and self.add_dummy_prefix:
+            at = align[-1][1] if align else len(text)
+            normalized += space
+            align.append((at, at))
+        return NormalizedString(text, _normalized=normalized, _align=align)
+
+
+def decode_pieces(pieces, types, spec, unk_surface, keep_control=False):
+    """sentencepiece's Decode: control pieces vanish, an unknown piece reads as the
+    unk surface, runs of byte pieces are decoded as UTF-8 (an invalid byte is
+    U+FFFD), "▁" reads as a space and the first piece loses one leading "▁"."""
+    out = []
+    strip_first = spec.add_dummy_prefix or spec.remove_extra_whitespaces
+    bos_ws = True
+    seen_ws = False
+    pending = bytearray()
+
+    def flush():
+        if pending:
+            # sentencepiece replaces every invalid byte with one U+FFFD
+            text = pending.decode("utf-8", "surrogateescape")
+            out.append(_ESCAPED.sub("\ufffd", text))
+            pending.clear()
+
+    for piece, kind in zip(pieces, types):
+        if kind == BYTE:
+            pending.append(int(piece[3:5], 16))
+            continue
+        flush()
+        if seen_ws or any(out):
+            bos_ws = False
+        if kind == CONTROL:
+            text = piece if keep_control else ""
+            seen_ws = False
+        elif kind == UNKNOWN:
+            text, seen_ws = unk_surface, False
+        else:
+            seen_ws = False
+            if bos_ws and strip_first and piece.startswith(SPACE):
+                piece = piece[1:]
+                seen_ws = not spec.remove_extra_whitespaces
+            text = piece.replace(SPACE, " ")
+        out.append(text)
+    flush()
+    return "".join(out)

@@ -1,0 +1,182 @@
+"""User-given regexes never hang: refused at load time when their shape is known
+to backtrack without end, interrupted at run time otherwise; every error is one
+SubwordLabError naming the file, the field and the pattern, within 2 s.
+The published patterns of real tokenizers are never refused."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import subword_lab
+from subword_lab.core import regex_guard, unicode_regex
+from subword_lab.core.errors import SubwordLabError
+
+from test_regex_translation import _cached_file_patterns, _tiktoken_patterns
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Exponential on a run of a's with no match at its end.
+REFUSED = [r"(a+)+$", r"(a|aa)+b", r"(.*a){20}", r"(a*)*b", r"(\w+\s?)+$",
+           r"((ab)*|a)+c", r"(x+x+)+y"]
+# Accepted by the static check (polynomial), but far too slow on a long run of a's.
+SLOW = [r"a*a*a*a*a*a*a*b", r"(?:a*){8}b"]
+TEXT = "a" * 400 + "!"
+
+
+def _tokenizer_json(pre=None, norm=None) -> dict:
+    return {"version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+            "normalizer": norm, "pre_tokenizer": pre, "post_processor": None, "decoder": None,
+            "model": {"type": "WordLevel", "vocab": {"a": 0, "[UNK]": 1}, "unk_token": "[UNK]"}}
+
+
+def _split(pattern, invert=False):
+    return {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated",
+            "invert": invert}
+
+
+# (where the pattern goes, the field an error must name)
+PLACES = {
+    "split": (lambda p: _tokenizer_json(pre={"type": "Sequence", "pretokenizers": [
+        {"type": "WhitespaceSplit"}, _split(p)]}), "pre_tokenizer.pretokenizers[1].pattern"),
+    "inverted_split": (lambda p: _tokenizer_json(pre=_split(p, invert=True)),
+                       "pre_tokenizer.pattern"),
+    "replace": (lambda p: _tokenizer_json(norm={"type": "Sequence", "normalizers": [
+        {"type": "Lowercase"},
+        {"type": "Replace", "pattern": {"Regex": p}, "content": "x"}]}),
+        "normalizer.normalizers[1].pattern"),
+}
+
+
+def _write(tmp_path, data, name="tokenizer.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _assert_named(exc, path, field, pattern):
+    message = str(exc)
+    assert str(path) in message and field in message and repr(pattern) in message, message
+
+
+def _load_and_encode(path, text=TEXT, **options):
+    started = time.monotonic()
+    with pytest.raises(SubwordLabError) as info:
+        subword_lab.load(path, **options).encode(text)
+    elapsed = time.monotonic() - started
+    assert elapsed < 2.0, f"took {elapsed:.2f} s"
+    return info.value
+
+
+@pytest.mark.parametrize("place", sorted(PLACES))
+@pytest.mark.parametrize("pattern", REFUSED + SLOW)
+def test_catastrophic_pattern_errors_in_time(tmp_path, place, pattern):
+    build, field = PLACES[place]
+    path = _write(tmp_path, build(pattern))
+    _assert_named(_load_and_encode(path), path, field, pattern)
+
+
+@pytest.mark.parametrize("pattern", REFUSED)
+def test_known_catastrophic_shapes_are_refused_at_load(tmp_path, pattern):
+    path = _write(tmp_path, PLACES["split"][0](pattern))
+    with pytest.raises(SubwordLabError, match="backtrack"):
+        subword_lab.load(path)
+
+
+def _tiktoken_file(tmp_path) -> Path:
+    lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    path = tmp_path / "tiny.tiktoken"
+    path.write_text("\n".join(lines) + "\n", encoding="ascii")
+    return path
+
+
+@pytest.mark.parametrize("pattern", [REFUSED[0], SLOW[0]])
+def test_user_tiktoken_pattern_errors_in_time(tmp_path, pattern):
+    path = _tiktoken_file(tmp_path)
+    exc = _load_and_encode(path, pattern=pattern)
+    _assert_named(exc, path, "pattern", pattern)
+
+
+def _cli(args, stdin):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "subword_lab", *args], input=stdin.encode(),
+                          capture_output=True, env=env, timeout=60)
+    return done, time.monotonic() - started
+
+
+@pytest.mark.parametrize("pattern", [REFUSED[0], SLOW[0]])
+def test_cli_errors_in_one_line(tmp_path, pattern):
+    path = _write(tmp_path, PLACES["inverted_split"][0](pattern))
+    done, elapsed = _cli(["encode", "--tokenizer", str(path)], TEXT + "\n")
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    _assert_named(err, path, "pre_tokenizer.pattern", pattern)
+
+
+def test_split_refuses_named_groups(tmp_path):
+    path = _write(tmp_path, PLACES["split"][0](r"(?<word>\w+)"))
+    with pytest.raises(SubwordLabError, match="named groups") as info:
+        subword_lab.load(path)
+    _assert_named(info.value, path, "pre_tokenizer.pretokenizers[1].pattern", r"(?<word>\w+)")
+
+
+def _published():
+    onig, fancy = _cached_file_patterns()
+    yield from ((name, p, "onig") for name, p in onig.items())
+    yield from ((name, p, "fancy") for name, p in fancy.items())
+    yield from ((name, p, "fancy") for name, p in _tiktoken_patterns().items())
+
+
+def test_published_patterns_are_accepted_and_fast():
+    published = list(_published())
+    assert len(published) >= 7  # tiktoken's own, at least
+    long_text = ("Hello world's 12345678 東京 👍🏽  \r\n\t x " * 500)
+    for name, pattern, flavor in published:
+        guarded = regex_guard.compile_user(pattern, flavor)
+        got = [m.span() for m in guarded.finditer(long_text)]  # under the time bound
+        assert got == [m.span() for m in unicode_regex.compile(pattern, flavor).finditer(long_text)]
+
+
+def test_without_signals_the_listener_hears_the_risky_step():
+    heard = []
+    regex_guard.set_listener(lambda phase, pattern, field: heard.append((phase, pattern)))
+    try:
+        guarded = regex_guard.compile_user(r"\s*[\r\n]+x", "onig", "pattern")
+        result = []
+        worker = threading.Thread(target=lambda: result.append(guarded.findall(" \n" * 5000)))
+        worker.start()
+        worker.join(30)
+        assert result == [[]]
+        assert heard == [("start", r"\s*[\r\n]+x"), ("end", r"\s*[\r\n]+x")]
+        heard.clear()
+        guarded.findall(" \n")  # short: no timer, no report
+        assert heard == []
+    finally:
+        regex_guard.set_listener(None)
+
+
+def test_an_outer_timer_survives(tmp_path):
+    import signal
+    fired = []
+    previous = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 1.5)
+        guarded = regex_guard.compile_user(SLOW[0], "onig", "pattern")
+        with pytest.raises(regex_guard.RegexTooSlow):
+            guarded.findall(TEXT)
+        deadline = time.monotonic() + 3
+        while not fired and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert fired == [1]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

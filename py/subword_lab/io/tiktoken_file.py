@@ -249,5 +249,6 @@ def _tiktoken_pre_tokenizer(pattern):
                                      flavor="fancy")
     except SubwordLabError as exc:
         raise SubwordLabError(exc.reason, field="pattern") from None
-    split._compiled.label(field="pattern")
+    if isinstance(split._compiled, regex_guard.GuardedRegex):  # linear patterns stay plain
+        split._compiled.label(field="pattern")
     return pre_tokenizers.Sequence([split, pre_tokenizers.ByteLevel(False, True, False)])

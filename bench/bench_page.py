@@ -5,7 +5,11 @@ Measures, with a fresh browser context (empty cache) for every load:
     come after) against a bare page that only starts the same Pyodide in the
     same kind of worker: the ratio is what Subword Lab adds;
   - the time until the interface is drawn (first contentful paint) and wired;
-  - a key pressed in a 10 KB text until its tokens are drawn, for each preset.
+  - a key pressed in a 10 KB text until its tokens are drawn, for each preset;
+  - the whole-text count of botchan.txt (278 KB): from setting the text until
+    `token-count` is complete (counted in slices in the worker), against one
+    whole-text encode of the same text in CPython (the ratio is Pyodide's cost
+    plus the slicing's).
 Absolute times vary with the machine; the ratio is the figure to compare.
 
     python3 build.py bench            (or: .venv/bin/python bench/bench_page.py)
@@ -79,6 +83,35 @@ def keypress_times(browser, url, text, preset):
     return times, tokens
 
 
+def book_count_time(browser, url, text, preset):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{url}/?tokenizer={preset}")
+    page.wait_for_selector(READY, state="attached", timeout=180_000)
+    start = page.evaluate("(t) => { const at = performance.now(); window.subwordLab.setText(t); return at; }", text)
+    page.wait_for_selector("[data-testid=token-count][data-complete=true]", state="attached", timeout=600_000)
+    # The last count update happened in the task that set data-complete; close enough.
+    end = page.evaluate("performance.now()")
+    count = int(page.get_by_test_id("token-count").get_attribute("data-count"))
+    context.close()
+    return end - start, count
+
+
+def cpython_count_time(name, text):
+    import time
+    import subword_lab
+    tokenizer = subword_lab.load(str(assets.fetch([name], quiet=True)[name]))
+    for method in ("no_truncation", "no_padding"):
+        getattr(tokenizer, method, lambda: None)()
+    start = time.perf_counter()
+    n = len(tokenizer.encode(text).ids)
+    return (time.perf_counter() - start) * 1000, n
+
+
+BOOK_FILES = {"gpt2": "gpt2.tiktoken", "bert-base-uncased": "bert-base-uncased.tokenizer.json",
+              "botchan-unigram": "botchan_en_unigram_1000.model"}
+
+
 def main() -> int:
     if not (build.DIST / "bench" / "bare.html").exists():
         build.build()
@@ -86,6 +119,7 @@ def main() -> int:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
     text = assets.fetch(["botchan.txt"], quiet=True)["botchan.txt"].read_text(encoding="utf-8")
+    book = text.replace("\r\n", "\n")
     text = text[:10_000]
     results = {"rounds": ROUNDS, "keys": KEYS}
     with sync_playwright() as playwright:
@@ -96,8 +130,11 @@ def main() -> int:
             ours.append(load_once(browser, f"{url}/", "subwordlab:ready"))
         keys = {preset: keypress_times(browser, url, text, preset)
                 for preset in ("gpt2", "bert-base-uncased", "botchan-unigram")}
+        counts = {preset: book_count_time(browser, url, book, preset) for preset in BOOK_FILES}
         browser.close()
     server.shutdown()
+    sys.path.insert(0, str(ROOT / "py"))
+    cpython = {preset: cpython_count_time(name, book) for preset, name in BOOK_FILES.items()}
 
     med = statistics.median
     ours_ready = med(t["ready"] for t in ours)
@@ -107,6 +144,8 @@ def main() -> int:
         "first_paint_ms": med(t["fcp"] for t in ours),
         "interface_ms": med(t["interface"] for t in ours),
         "keypress_ms": {p: {"median": med(v), "max": max(v), "tokens": n} for p, (v, n) in keys.items()},
+        "book_count_ms": {p: {"page": ms, "cpython_whole_encode": cpython[p][0], "tokens": n,
+                              "cpython_tokens": cpython[p][1]} for p, (ms, n) in counts.items()},
     })
     print(f"\nSubword Lab page, headless Chromium, median of {ROUNDS} cold loads / {KEYS} keys")
     print(f"{'measure':<46}{'ms':>10}{'ratio':>9}")
@@ -117,6 +156,11 @@ def main() -> int:
     for preset, row in results["keypress_ms"].items():
         label = f"key in 10 KB text -> tokens painted ({preset})"
         print(f"{label:<46}{row['median']:>10.1f}   (max {row['max']:.0f}, {row['tokens']:,} tokens)")
+    for preset, row in results["book_count_ms"].items():
+        label = f"278 KB book counted whole on the page ({preset})"
+        ratio = row["page"] / row["cpython_whole_encode"]
+        same = "equal" if row["tokens"] == row["cpython_tokens"] else "DIFFERENT"
+        print(f"{label:<46}{row['page']:>10.0f}{ratio:>9.2f}   ({row['tokens']:,} tokens, {same} in CPython)")
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "page.json").write_text(json.dumps(results, indent=1))

@@ -15,6 +15,7 @@ import { Picker } from "./tokenize/picker.js";
 import { RulesLine } from "./tokenize/rules.js";
 import { presetBytes } from "../lib/presets.js";
 import { TokenExport } from "./tokenize/export.js";
+import { WholeCount } from "./tokenize/counter.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
 // the chips below show how. (Common words stay whole; rare ones come apart.)
@@ -37,7 +38,7 @@ export class TokenizeView {
       openButton: $(root, "open-file"), file: $(root, "file-input"), error: $(root, "error"),
       note: $(root, "preset-note"), text: $(root, "text-input"), backdrop: $(root, "backdrop"),
       tokens: $(root, "tokens"), count: $(root, "token-count"), chars: $(root, "char-count"),
-      ratio: $(root, "chars-per-token"), busy: $(root, "busy"), inspector: $(root, "inspector"),
+      ratio: $(root, "chars-per-token"), bytes: $(root, "bytes-per-token"), busy: $(root, "busy"), inspector: $(root, "inspector"),
       more: $(root, "more"), hidden: $(root, "hidden-count"), showMore: $(root, "show-more"),
       legend: $(root, "legend-list"), filter: $(root, "tokenizer-filter"),
       details: $(root, "preset-details"), progress: $(root, "preset-progress"),
@@ -65,6 +66,7 @@ export class TokenizeView {
     this.list = new TokenList(this.el);
     this.links = new TokenLinks(this);
     this.exporter = new TokenExport(this, this.el.tokens);
+    this.counts = new WholeCount(this.el, engine);
   }
 
   // ------------------------------------------------------------------ set-up
@@ -81,7 +83,7 @@ export class TokenizeView {
     this.el.text.value = this.url.get("text", SAMPLE);
     if (initial) this.el.select.value = initial;
     this.bind();
-    this.list.updateCounts(null);
+    this.counts.clear();
     if (initial) this.selectTokenizer(initial).catch(() => {});
     this.engine.ready.catch((error) => {
       this.el.tokens.dataset.status = "error";
@@ -374,6 +376,7 @@ export class TokenizeView {
     this.resultText = text;
     const shown = Math.min(result.ids.length, this.tokenLimit);
     this.list.draw(result, text, key, this.info.get(key) || {}, shown);
+    this.counts.follow(result, text, key);
     this.exporter.update();
     // For bench/bench_page.py: when the DOM was updated, and when it was painted
     // (the first task after the next animation frame runs after the paint).

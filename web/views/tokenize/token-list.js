@@ -4,13 +4,11 @@
 // Typing changes a few tokens, so the elements of the unchanged head and tail are kept and
 // only the middle is rebuilt: fresh elements cost the browser layout and text shaping,
 // which is most of the time here.
-import { t, formatNumber } from "../../i18n/index.js";
+import { t } from "../../i18n/index.js";
 import { el } from "../../lib/dom.js";
 import { hueOf, chipBody, markText, byteJoins } from "../../lib/tokens.js";
 import "../../i18n/tokenize.js";
 
-const fmt = (n) => formatNumber(n);
-const RATIO = { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false };
 const LEGEND_ORDER = ["Ġ", "Ċ", "ĉ", "bytes", "partial", "▁", "##", "<0x…>", "␣", "special", "unknown"];
 
 // How token i of a result is marked (tokens.js's pieces() and explain() take these).
@@ -135,7 +133,6 @@ export class TokenList {
     this.placeholder.textContent = t(text ? "tok.noTokens" : "tok.typeSome");
     this.el.tokens.dataset.status = "done";
     this.el.tokens.dataset.textLength = String(text.length);
-    this.updateCounts(result, text);
     this.updateMore(result, text, shown);
     this.updateLegend(new Set(items.flatMap((item) => item.marks)));
   }
@@ -203,25 +200,6 @@ export class TokenList {
       if (i === index && e <= s) return null;
     }
     return null;
-  }
-
-  updateCounts(result, text = "") {
-    const { count, chars, ratio } = this.el;
-    if (!result) {
-      count.textContent = "–";
-      chars.textContent = "–";
-      ratio.textContent = "–";
-      return;
-    }
-    const n = result.ids.length;
-    const codePoints = text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g) || []).length;
-    count.textContent = fmt(n);
-    count.dataset.count = String(n);
-    chars.textContent = fmt(codePoints);
-    chars.dataset.count = String(codePoints);
-    const encodedText = text.slice(0, result.encoded_chars);
-    const encodedPoints = encodedText.length - (encodedText.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g) || []).length;
-    ratio.textContent = n ? formatNumber(encodedPoints / n, undefined, RATIO) : "–";
   }
 
   updateMore(result, text, shown) {

@@ -1,0 +1,133 @@
+"""Whole-text token counts, a slice at a time, so the page stays live while a book is counted.
+
+The web worker runs one Python call at a time. Counting a 5 MB paste in one call
+would hold back every encode the page asks for while the reader types, so the
+page starts a count (`count_start`) and then asks for it slice by slice
+(`count_step`); its other requests run between two slices.
+
+Counting slices separately gives the whole text's count only if no part of the
+pipeline reaches across a cut. We cut only where a run of whitespace starts
+(where the pre-tokenizers we know start a new piece), and we prove each cut
+before using it: the
+text around it (`_WINDOW` characters on each side) must encode to the same ids
+in one go as in two halves. That local test catches what happens at a cut:
+a normalizer or pre-tokenizer that treats the start of a text specially (a
+prepended "▁", a prefix space), an added token that strips the space next to
+it, a model with no pre-tokenizer that merges across spaces. A cut that fails
+is skipped for the next one; with no good cut the rest is counted in one call.
+
+The post-processor's special tokens ([CLS] ... [SEP]) are counted once: the
+first slice is encoded with them and the others without.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from .registry import REGISTRY
+
+__all__ = ["Counter", "count_start", "count_step", "whole_count"]
+
+SLICE_CHARS = 4000  # about 10-40 ms of encoding in Pyodide: one slice per call
+_WINDOW = 64  # characters each side of a cut that the local test encodes
+_CANDIDATE = re.compile(r"(?<=\S)(?=\s)")  # where a run of whitespace starts
+_sessions: dict = {}
+
+
+class Counter:
+    """The token count of one text, computed slice by slice (`step`)."""
+
+    def __init__(self, tokenizer, text: str, slice_chars: int = SLICE_CHARS):
+        self.tokenizer = tokenizer
+        self.text = text
+        self.slice_chars = max(1, int(slice_chars))
+        self.done = 0  # characters counted so far
+        self.count = 0
+        self.cuts = []  # where the text was cut (for tests)
+        self._started = False  # the first slice (with the special tokens) is counted
+
+    @property
+    def complete(self) -> bool:
+        return self._started and self.done >= len(self.text)
+
+    def _ids(self, text: str, special: bool = False) -> int:
+        return len(self.tokenizer.encode(text, add_special_tokens=special).ids)
+
+    def _safe(self, p: int) -> bool:
+        left = self.text[max(self.done, p - _WINDOW):p]
+        right = self.text[p:p + _WINDOW]
+        encode = self.tokenizer.encode
+        whole = encode(left + right, add_special_tokens=False).ids
+        return list(whole) == list(encode(left, add_special_tokens=False).ids) + \
+            list(encode(right, add_special_tokens=False).ids)
+
+    def _next_cut(self) -> int:
+        """The end of the next slice: a proven cut past `slice_chars`, or the end of the text."""
+        text = self.text
+        if len(text) - self.done <= self.slice_chars * 3 // 2:
+            return len(text)
+        for match in _CANDIDATE.finditer(text, self.done + self.slice_chars):
+            if self._safe(match.start()):
+                return match.start()
+        return len(text)
+
+    def step(self) -> dict:
+        """Count one more slice; returns the state (`done`, `total`, `count`, `complete`)."""
+        if not self.complete:
+            end = self._next_cut()
+            first = not self._started
+            self._started = True
+            self.count += self._ids(self.text[self.done:end], special=first)
+            self.done = end
+            if end < len(self.text):
+                self.cuts.append(end)
+        return self.state()
+
+    def state(self) -> dict:
+        return {"done": self.done, "total": len(self.text), "count": self.count,
+                "complete": self.complete}
+
+    def run(self) -> int:
+        """Count the whole text (CPython, tests)."""
+        while not self.complete:
+            self.step()
+        return self.count
+
+
+def whole_count(tokenizer, text: str, slice_chars: int = SLICE_CHARS) -> int:
+    """The text's token count, computed in slices as the page does."""
+    return Counter(tokenizer, text, slice_chars).run()
+
+
+def _answer(session: str, counter: Counter) -> str:
+    state = counter.state()
+    state["session"] = session
+    return json.dumps(state)
+
+
+def count_start(args_json: str, emit=None) -> str:
+    """Start counting {"key", "text", "session"} and count its first slice.
+
+    One count runs at a time: starting one drops the one before (the page only
+    wants the count of the text it shows).
+    """
+    args = json.loads(args_json)
+    session = str(args.get("session", ""))
+    counter = Counter(REGISTRY.get(args.get("key")), str(args.get("text", "")),
+                      args.get("slice_chars") or SLICE_CHARS)
+    _sessions.clear()
+    _sessions[session] = counter
+    counter.step()
+    return _answer(session, counter)
+
+
+def count_step(args_json: str, emit=None) -> str:
+    """Count the next slice of {"session"}; a dropped session answers {"gone": true}."""
+    session = str(json.loads(args_json).get("session", ""))
+    counter = _sessions.get(session)
+    if counter is None:
+        return json.dumps({"session": session, "gone": True})
+    counter.step()
+    if counter.complete:
+        _sessions.pop(session, None)
+    return _answer(session, counter)

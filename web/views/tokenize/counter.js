@@ -1,0 +1,103 @@
+// The counts under the text box (tokens, characters, characters per token, bytes per
+// token): always the whole text's, whatever part of it the chips show.
+//
+// A text the worker encoded whole is counted from that encoding at once. A longer one is
+// counted by Python in slices (py/subword_lab/web/count.py): one small request per slice,
+// so the encodes that typing asks for run between two slices; meanwhile `token-count`
+// says "counting… 40%" with data-complete="false" (docs/automation.md).
+import { t, formatNumber } from "../../i18n/index.js";
+import "../../i18n/tokenize.js";
+
+const RATIO = { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false };
+const PERCENT = { style: "percent", maximumFractionDigits: 0 };
+
+export class WholeCount {
+  constructor(el, engine) {
+    this.el = el; // count, chars, ratio, bytes (elements)
+    this.engine = engine;
+    this.session = 0; // the count under way; a new text or tokenizer starts a new one
+  }
+
+  clear() {
+    this.session += 1;
+    this.target = null;
+    for (const name of ["count", "chars", "ratio", "bytes"]) this.el[name].textContent = "–";
+    delete this.el.count.dataset.count;
+    delete this.el.count.dataset.complete;
+  }
+
+  // The page drew `result` (the encoding of the first result.encoded_chars of `text`).
+  follow(result, text, key) {
+    // The same text again ("show more", a redraw): its count is done or under way.
+    if (this.target && this.target.text === text && this.target.key === key) return;
+    this.target = { text, key };
+    this.session += 1;
+    this.showCharacters(text);
+    if (result.encoded_chars >= text.length) {
+      this.finish(text, key, result.ids.length);
+      return;
+    }
+    this.progress(0);
+    this.run(this.session, text, key);
+  }
+
+  async run(session, text, key) {
+    const id = `count-${session}`;
+    try {
+      let state = await this.engine.request("call", { name: "count_start", args: { key, text, session: id } });
+      while (session === this.session && !state.complete && !state.gone) {
+        this.progress(state.total ? state.done / state.total : 0);
+        state = await this.engine.request("call", { name: "count_step", args: { session: id } });
+      }
+      if (session === this.session && state.complete) this.finish(text, key, state.count);
+    } catch {
+      // Stopped or restarted: the view draws again when Python is back, and counts again.
+    }
+  }
+
+  showCharacters(text) {
+    this.points = codePoints(text);
+    this.bytesOf = utf8Length(text);
+    this.el.chars.textContent = formatNumber(this.points);
+    this.el.chars.dataset.count = String(this.points);
+  }
+
+  progress(fraction) {
+    const { count, ratio, bytes } = this.el;
+    count.textContent = t("tok.counting", { percent: formatNumber(fraction, undefined, PERCENT) });
+    count.dataset.complete = "false";
+    delete count.dataset.count;
+    ratio.textContent = "…";
+    bytes.textContent = "…";
+  }
+
+  finish(text, key, n) {
+    const { count, ratio, bytes } = this.el;
+    count.textContent = formatNumber(n);
+    count.dataset.count = String(n);
+    count.dataset.complete = "true";
+    ratio.textContent = n ? formatNumber(this.points / n, undefined, RATIO) : "–";
+    bytes.textContent = n ? formatNumber(this.bytesOf / n, undefined, RATIO) : "–";
+  }
+}
+
+function codePoints(text) {
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g) || []).length;
+}
+
+// The UTF-8 size of a JavaScript string (a lone surrogate counts as U+FFFD, 3 bytes,
+// as TextEncoder writes it), without building the bytes of a 5 MB text.
+function utf8Length(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length
+      && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
+      n += 4;
+      i += 1;
+    } else n += 3;
+  }
+  return n;
+}

@@ -50,7 +50,7 @@ export class TokenizeWidget {
     this.select.id = `${id}-select`;
     this.select.dataset.testid = "embed-tokenizer";
     for (const key of ids) {
-      const option = el("option", "", key);
+      const option = el("option", "", tokenize.labelOf ? tokenize.labelOf(key) : key);
       option.value = key;
       this.select.append(option);
     }

@@ -107,6 +107,8 @@ function sharedTokenizers(manifest) {
   const presets = () => (manifest.presets || []).filter((p) => p.file);
   s.tokenizers = {
     tokenizerIds: () => presets().map((p) => p.id),
+    // What a reader sees in a picker: the preset's name, not its id.
+    labelOf: (key) => presets().find((p) => p.id === key)?.label ?? key,
     ensureLoaded(key) {
       const preset = presets().find((p) => p.id === key);
       if (!preset) return Promise.reject(new Error(`There is no tokenizer called “${key}”.`));

@@ -146,6 +146,11 @@ def test_two_elements_and_an_iframe_on_another_origin(visit, host, bert_json, tm
     a = page.locator("#a")
     assert chips(a) == bert.encode("hugs").tokens
     assert a.get_by_test_id("token-count").text_content() == str(len(bert.encode("hugs").ids))
+    # the picker names the preset as presets.json does, not by its id
+    manifest = json.loads((Path(__file__).resolve().parents[2] / "dist" / "presets" / "presets.json")
+                          .read_text(encoding="utf-8"))
+    label = next(p["label"] for p in manifest["presets"] if p["id"] == "bert-base-uncased")
+    assert a.locator("[data-testid=embed-tokenizer] option:checked").inner_text() == label
 
     # train: the course's WordPiece toy run at step 3, as webapi.train computes it
     events = []

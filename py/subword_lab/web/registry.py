@@ -23,7 +23,9 @@ def _model_kind(tokenizer) -> str:
     for cls in type(model).__mro__:
         if not cls.__name__.startswith("_") and cls.__module__.startswith("subword_lab.models"):
             return cls.__name__
-    return type(model).__name__.lstrip("_")
+    name = type(model).__name__.lstrip("_")
+    # A format's own model (sentencepiece's SentencePieceBPE) is named by its algorithm.
+    return next((a for a in ("WordPiece", "WordLevel", "Unigram", "BPE") if name.endswith(a)), name)
 
 
 def _vocab_size(tokenizer) -> int:

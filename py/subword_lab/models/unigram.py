@@ -38,7 +38,7 @@ def _prefix_table(pieces) -> dict:
     return table
 
 
-def _log_add(x: float, y: float) -> float:
+def log_add(x: float, y: float) -> float:
     """log(exp(x) + exp(y)) without overflow."""
     if x < y:
         x, y = y, x
@@ -308,7 +308,7 @@ class Unigram(Model):
         for end in range(1, m + 1):
             total = -math.inf
             for start, _, w in incoming[end]:
-                total = _log_add(total, forward[start] + w)
+                total = log_add(total, forward[start] + w)
             forward[end] = total
         if forward[m] == -math.inf:
             raise self._missing_unk()

@@ -17,6 +17,7 @@ import math
 
 from ..core.errors import SubwordLabError
 from ..models import Unigram
+from ..models.unigram import log_add
 from .course import TOY_WORDS as COURSE_TOY_WORDS
 from .registry import REGISTRY
 
@@ -65,14 +66,6 @@ def course_toy_unigram(args_json: str = "{}", emit=None) -> str:
     return json.dumps(REGISTRY.info(COURSE_TOY_KEY))
 
 
-def _log_add(x: float, y: float) -> float:
-    if x < y:
-        x, y = y, x
-    if x == -math.inf:
-        return x
-    return x + math.log1p(math.exp(y - x))
-
-
 def log_partition(model, word: str) -> tuple:
     """(log Z, number of segmentations) over the usable edges of the word's lattice."""
     n = len(word)
@@ -83,7 +76,7 @@ def log_partition(model, word: str) -> tuple:
         for end, piece_id, score, _ in row:
             if piece_id is None or forward[start] == -math.inf:
                 continue
-            forward[end] = _log_add(forward[end], forward[start] + score)
+            forward[end] = log_add(forward[end], forward[start] + score)
             paths[end] += paths[start]
     return forward[n], paths[n]
 
@@ -93,7 +86,7 @@ def nbest_of(model, word: str, n: int) -> dict:
     log_z, count = log_partition(model, word) if paths else (-math.inf, 0)
     listed = -math.inf
     for _, score in paths:
-        listed = _log_add(listed, score)
+        listed = log_add(listed, score)
     return {"word": word, "n": n, "segmentations": count, "log_z": log_z, "paths": [
         {"pieces": pieces, "score": score, "probability": math.exp(score - log_z),
          "share_of_listed": math.exp(score - listed)}

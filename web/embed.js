@@ -107,8 +107,13 @@ function sharedTokenizers(manifest) {
   const presets = () => (manifest.presets || []).filter((p) => p.file);
   s.tokenizers = {
     tokenizerIds: () => presets().map((p) => p.id),
-    // What a reader sees in a picker: the preset's name, not its id.
-    labelOf: (key) => presets().find((p) => p.id === key)?.label ?? key,
+    // What a reader sees in a picker: the preset's name, not its id, and the notice its
+    // licence asks to show where the model is used ("Built with Meta Llama 3").
+    labelOf: (key) => {
+      const preset = presets().find((p) => p.id === key);
+      if (!preset) return key;
+      return preset.notice ? `${preset.label} (${preset.notice})` : preset.label;
+    },
     ensureLoaded(key) {
       const preset = presets().find((p) => p.id === key);
       if (!preset) return Promise.reject(new Error(`There is no tokenizer called “${key}”.`));

@@ -274,3 +274,20 @@ def test_two_files_opened_at_once(shared, tmp_path):
     assert state["ids"] == tok.encode(text).ids
     assert "vocab.json + merges.txt" in page.get_by_test_id("tokenizer-select").inner_text() or \
         "merges.txt + vocab.json" in page.get_by_test_id("tokenizer-select").inner_text()
+
+
+def test_a_preset_under_a_licence_with_conditions_links_its_texts_and_shows_its_notice(shared):
+    page, _, _ = shared
+    pick(page, "llama3")
+    details = page.get_by_test_id("preset-details")
+    assert page.get_by_test_id("preset-notice").text_content().strip() == "Built with Meta Llama 3"
+    links = details.locator("[data-testid=licence-files] a")
+    assert links.all_text_contents() == ["LICENSE.txt", "NOTICE.txt"]
+    texts = page.evaluate("async (hrefs) => Promise.all(hrefs.map(async (h) => {"
+                          " const r = await fetch(h); return r.ok ? r.text() : `HTTP ${r.status}`; }))",
+                          [links.nth(i).get_attribute("href") for i in range(links.count())])
+    assert texts[0].startswith("META LLAMA 3 COMMUNITY LICENSE AGREEMENT")
+    assert texts[1].strip() == catalog.TERMS["llama3"].notice
+    pick(page, "gpt2")  # a file without such terms: no links, no notice
+    assert page.get_by_test_id("preset-notice").count() == 0
+    assert details.locator("[data-testid=licence-files]").count() == 0

@@ -27,9 +27,53 @@ def test_every_preset_names_a_real_asset_and_a_source():
 def test_a_file_is_shipped_only_when_its_licence_allows_it():
     for key, preset in catalog.PRESETS.items():
         rule = assets.ASSETS[preset.asset].redistribute
-        if rule != "yes":
-            # no licence text ships with these packages (see why_missing): left out, with words
+        if rule == "no":
             assert catalog.why_missing(assets, key), key
+        elif rule == "with-notice" and not preset.terms:
+            # no package we know of carries the licence text: left out, with words
+            assert catalog.why_missing(assets, key), key
+
+
+def test_a_with_notice_file_ships_with_its_licence_texts_and_notice():
+    for key, preset in catalog.PRESETS.items():
+        if not preset.terms:
+            continue
+        terms = catalog.TERMS[preset.terms]
+        assert terms.texts and terms.notice, key
+        for name in terms.texts:
+            assert assets.ASSETS[name].redistribute == "yes", name
+        assert catalog.why_missing(assets, key) is None, key
+
+
+def test_llama4_stays_out_and_says_which_packages_were_searched():
+    why = catalog.why_missing(assets, "llama4")
+    assert "Llama 4 Community License" in why and "llama-models" in why
+
+
+def test_build_ships_the_licence_texts_and_the_notice_beside_the_file(tmp_path):
+    # Only the presets that need texts: their files and texts come from the asset cache.
+    keep = {key: p for key, p in catalog.PRESETS.items() if p.terms}
+    real = catalog.PRESETS
+    catalog.PRESETS = keep
+    try:
+        items, _ = catalog.build(tmp_path, assets)
+    finally:
+        catalog.PRESETS = real
+    for item in items:
+        preset = keep[item["id"]]
+        assert item["file"] and item["missing"] is None, item
+        names = [f["name"] for f in item["licence_files"]]
+        assert "NOTICE.txt" in names and len(names) == len(catalog.TERMS[preset.terms].texts) + 1
+        for shipped in item["licence_files"]:
+            text = (tmp_path / shipped["file"].removeprefix("presets/")).read_text("utf-8")
+            assert len(text) > 60
+        notice = (tmp_path / f"{preset.terms}.NOTICE.txt").read_text("utf-8")
+        assert notice.strip() == catalog.TERMS[preset.terms].notice
+        assert item["notice"] == (catalog.TERMS[preset.terms].display or None)
+    by_id = {item["id"]: item for item in items}
+    assert by_id["llama3"]["notice"] == "Built with Meta Llama 3"
+    gemma = (tmp_path / "gemma.TERMS.txt").read_text("utf-8")
+    assert gemma.startswith("Gemma Terms of Use") and "<" not in gemma
 
 
 def test_at_least_twelve_families_are_listed():

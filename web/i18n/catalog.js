@@ -21,6 +21,7 @@ register({
     "cat.opening": "Opening {name}…",
     "cat.notShipped": "Not in this build: {list}",
     "cat.why": "{label}: {missing}",
+    "cat.licenceTexts": "Licence texts shipped with it:",
   },
   vi: {
     "note.specialInText": "một token đặc biệt viết trong văn bản của bạn, được đọc thành một token (token đặc biệt: nhận ra)",
@@ -41,6 +42,7 @@ register({
     "cat.opening": "Đang mở {name}…",
     "cat.notShipped": "Không có trong bản dựng này: {list}",
     "cat.why": "{label}: {missing}",
+    "cat.licenceTexts": "Văn bản giấy phép đi kèm:",
   },
   zh: {
     "note.specialInText": "写在文本中的特殊词元，按一个词元读取（文本中的特殊词元：识别）",
@@ -61,5 +63,6 @@ register({
     "cat.opening": "正在打开 {name}…",
     "cat.notShipped": "此版本未包含：{list}",
     "cat.why": "{label}：{missing}",
+    "cat.licenceTexts": "随附的许可文本：",
   },
 });

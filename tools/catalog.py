@@ -104,6 +104,8 @@ PRESETS = {
     "deepseek-v3": Preset("deepseek-v3.tokenizer.json", "DeepSeek", "DeepSeek V3 / R1", BYTE_BPE),
     "bert-base-uncased": Preset("bert-base-uncased.tokenizer.json", "BERT",
                                 "bert-base-uncased", "WordPiece"),
+    "xlm-roberta": Preset("xlm-roberta.tokenizer.json", "XLM-RoBERTa",
+                          "XLM-R, 100 languages (multilingual-e5-small)", SPM_UNIGRAM),
     "botchan-unigram": Preset("botchan_en_unigram_1000.model", "sentencepiece test models",
                               "botchan, English (1,000 pieces)", SPM_UNIGRAM),
     "botchan-bpe": Preset("botchan_en_bpe_1000.model", "sentencepiece test models",

@@ -104,6 +104,8 @@ CASES = [
     Case("botchan-unigram", "botchan_en_unigram_1000.model", _spm),
     Case("botchan-bpe", "botchan_en_bpe_1000.model", _spm),
     Case("kyoto-ja-unigram", "kyoto_ja_unigram_8000.model", _spm),
+    # XLM-RoBERTa's 250,002-piece sentencepiece Unigram (100 languages), as tokenizer.json
+    Case("xlm-roberta", "xlm-roberta.tokenizer.json", _json),
 ]
 
 BY_ID = {case.id: case for case in CASES}

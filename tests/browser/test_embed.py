@@ -151,6 +151,11 @@ def test_two_elements_and_an_iframe_on_another_origin(visit, host, bert_json, tm
                           .read_text(encoding="utf-8"))
     label = next(p["label"] for p in manifest["presets"] if p["id"] == "bert-base-uncased")
     assert a.locator("[data-testid=embed-tokenizer] option:checked").inner_text() == label
+    # a licence that asks for words where the model is used gets them in the picker too
+    llama3 = next(p for p in manifest["presets"] if p["id"] == "llama3")
+    assert llama3["notice"] == "Built with Meta Llama 3"
+    option = a.locator("[data-testid=embed-tokenizer] option[value=llama3]").inner_text()
+    assert option.startswith(llama3["label"]) and llama3["notice"] in option
 
     # train: the course's WordPiece toy run at step 3, as webapi.train computes it
     events = []

@@ -102,8 +102,9 @@ _LLAMA = "llama_models-0.3.0-py3-none-any.whl"
 _MISTRAL = "mistral_common-1.13.1-py3-none-any.whl"
 _LITELLM_TOK = "litellm/litellm_core_utils/tokenizers/"
 _OPENAI_TERMS = "MIT (package); OpenAI publishes the ranks openly with tiktoken (MIT)"
-_LLAMA3_TERMS = ("llama-models: Llama 3 Community License; redistribution allowed with "
-                 "a copy of the licence and a 'Built with Llama' notice")
+_LLAMA3_TERMS = ("llama-models: Llama 3 Community License (Meta Llama 3 and 3.x); "
+                 "redistribution allowed with a copy of the licence, a Notice file and "
+                 "'Built with (Meta) Llama' shown")
 _LLAMA4_TERMS = ("llama-models: Llama 4 Community License; redistribution allowed with "
                  "a copy of the licence and a 'Built with Llama' notice")
 _MISTRAL_TERMS = "Apache-2.0 (mistral-common; Mistral's tokenizers are Apache-2.0)"

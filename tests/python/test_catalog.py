@@ -50,34 +50,69 @@ def test_llama4_stays_out_and_says_which_packages_were_searched():
     assert "Llama 4 Community License" in why and "llama-models" in why
 
 
-def test_build_ships_the_licence_texts_and_the_notice_beside_the_file(tmp_path):
-    # Only the presets that need texts: their files and texts come from the asset cache.
+def test_build_ships_the_licence_texts_and_the_notice_beside_the_file(tmp_path, monkeypatch):
+    # The licence texts are the real ones (small archives); the model files are stand-ins,
+    # so that this test does not download the large tokenizer files.
     keep = {key: p for key, p in catalog.PRESETS.items() if p.terms}
-    real = catalog.PRESETS
-    catalog.PRESETS = keep
-    try:
-        items, _ = catalog.build(tmp_path, assets)
-    finally:
-        catalog.PRESETS = real
+    stand_in = tmp_path / "stand-in.model"
+    stand_in.write_bytes(b"a model file")
+    real_fetch = assets.fetch_available
+
+    def fetch_available(names, quiet=False):
+        texts = [n for n in names if assets.ASSETS[n].format.startswith("licence text")]
+        paths, failed = real_fetch(texts, quiet=True)
+        return {**paths, **{n: stand_in for n in names if n not in texts}}, failed
+
+    monkeypatch.setattr(catalog, "PRESETS", keep)
+    monkeypatch.setattr(assets, "fetch_available", fetch_available)
+    monkeypatch.setattr(catalog, "_cached_vocab_size", lambda *args: 0)
+    out = tmp_path / "presets"
+    items, _ = catalog.build(out, assets)
     for item in items:
         preset = keep[item["id"]]
         assert item["file"] and item["missing"] is None, item
         names = [f["name"] for f in item["licence_files"]]
         assert "NOTICE.txt" in names and len(names) == len(catalog.TERMS[preset.terms].texts) + 1
         for shipped in item["licence_files"]:
-            text = (tmp_path / shipped["file"].removeprefix("presets/")).read_text("utf-8")
+            text = (out / shipped["file"].removeprefix("presets/")).read_text("utf-8")
             assert len(text) > 60
-        notice = (tmp_path / f"{preset.terms}.NOTICE.txt").read_text("utf-8")
+        notice = (out / f"{preset.terms}.NOTICE.txt").read_text("utf-8")
         assert notice.strip() == catalog.TERMS[preset.terms].notice
         assert item["notice"] == (catalog.TERMS[preset.terms].display or None)
     by_id = {item["id"]: item for item in items}
     assert by_id["llama3"]["notice"] == "Built with Meta Llama 3"
-    gemma = (tmp_path / "gemma.TERMS.txt").read_text("utf-8")
+    assert (out / "llama3.LICENSE.txt").read_text("utf-8").startswith(
+        "META LLAMA 3 COMMUNITY LICENSE AGREEMENT")
+    gemma = (out / "gemma.TERMS.txt").read_text("utf-8")
     assert gemma.startswith("Gemma Terms of Use") and "<" not in gemma
+    assert "3.2 Use Restrictions" in gemma
+
+
+def test_a_preset_whose_licence_text_cannot_be_fetched_is_not_shipped(tmp_path, monkeypatch):
+    keep = {"qwen": catalog.PRESETS["qwen"]}
+    stand_in = tmp_path / "stand-in"
+    stand_in.write_bytes(b"ranks")
+
+    def fetch_available(names, quiet=False):
+        return ({n: stand_in for n in names if n == "qwen.tiktoken"},
+                {n: "offline" for n in names if n != "qwen.tiktoken"})
+
+    monkeypatch.setattr(catalog, "PRESETS", keep)
+    monkeypatch.setattr(assets, "fetch_available", fetch_available)
+    monkeypatch.setattr(catalog, "_cached_vocab_size", lambda *args: 0)
+    [item] = catalog.build(tmp_path / "presets", assets)[0]
+    assert item["file"] is None and "licence text could not be fetched" in item["missing"]
+    assert not (tmp_path / "presets" / "qwen.tiktoken").exists()
 
 
 def test_at_least_twelve_families_are_listed():
     assert len({p.family for p in catalog.PRESETS.values()}) >= 12
+
+
+def test_at_least_twelve_families_are_shipped():
+    shipped = {p.family for key, p in catalog.PRESETS.items()
+               if catalog.why_missing(assets, key) is None}
+    assert len(shipped) >= 12, shipped
 
 
 def test_vocab_size_reads_each_format(tmp_path):

@@ -15,6 +15,7 @@ import re
 from .core import custom_calls
 from .core.byte_level import unicode_to_bytes
 from .core.errors import SubwordLabError
+from .core.sequences import SequenceItems
 
 __all__ = [
     "Decoder", "WordPiece", "ByteLevel", "Metaspace", "BPEDecoder", "ByteFallback",
@@ -345,11 +346,13 @@ class CTC(Decoder):
                 "word_delimiter_token": self.word_delimiter_token, "cleanup": self.cleanup}
 
 
-class Sequence(Decoder):
+class Sequence(SequenceItems, Decoder):
     """Run decoders one after the other, each on the previous one's output."""
 
+    _ITEMS, _KIND = "decoders", "decoders"
+
     def __init__(self, decoders):
-        self.decoders = list(decoders)
+        self._set_items(decoders)
 
     def decode_chain(self, tokens):
         for decoder in self.decoders:
@@ -358,15 +361,6 @@ class Sequence(Decoder):
 
     def to_dict(self):
         return {"type": "Sequence", "decoders": [d.to_dict() for d in self.decoders]}
-
-    def __getitem__(self, index):
-        return self.decoders[index]
-
-    def __setitem__(self, index, decoder):
-        self.decoders[index] = decoder
-
-    def __len__(self):
-        return len(self.decoders)
 
 
 # --- tokenizer.json --------------------------------------------------------------

@@ -12,6 +12,7 @@ from itertools import repeat
 
 from .core import byte_level, custom_calls, unicode_tables
 from .core.errors import SubwordLabError
+from .core.sequences import SequenceItems
 from .core.normalized import NormalizedString
 from .core.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
 
@@ -341,9 +342,11 @@ class Precompiled(Normalizer):
                 "precompiled_charsmap": base64.b64encode(self.precompiled_charsmap).decode("ascii")}
 
 
-class Sequence(Normalizer):
+class Sequence(SequenceItems, Normalizer):
+    _ITEMS, _KIND = "normalizers", "normalizers"
+
     def __init__(self, normalizers):
-        self.normalizers = list(normalizers)
+        self._set_items(normalizers)
 
     def normalize(self, ns):
         for normalizer in self.normalizers:
@@ -351,15 +354,6 @@ class Sequence(Normalizer):
 
     def to_dict(self):
         return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
-
-    def __getitem__(self, index):
-        return self.normalizers[index]
-
-    def __setitem__(self, index, normalizer):
-        self.normalizers[index] = normalizer
-
-    def __len__(self):
-        return len(self.normalizers)
 
 
 class ByteLevel(Normalizer):

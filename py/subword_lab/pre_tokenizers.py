@@ -17,6 +17,7 @@ import unicodedata
 from .core import byte_level, custom_calls
 from .core import regex_guard, unicode_regex
 from .core.errors import SubwordLabError
+from .core.sequences import SequenceItems
 from .core.normalized import PreTokenizedString
 
 __all__ = [
@@ -460,24 +461,17 @@ def _script(ch):
     return _KANA.get(word, word)
 
 
-class Sequence(PreTokenizer):
+class Sequence(SequenceItems, PreTokenizer):
     """Several pre-tokenizers, one after the other."""
 
+    _ITEMS, _KIND = "pretokenizers", "pre_tokenizers"
+
     def __init__(self, pretokenizers):
-        self.pretokenizers = list(pretokenizers)
+        self._set_items(pretokenizers)
 
     def pre_tokenize(self, pts):
         for p in self.pretokenizers:
             p.pre_tokenize(pts)
-
-    def __getitem__(self, index):
-        return self.pretokenizers[index]
-
-    def __setitem__(self, index, pretokenizer):
-        self.pretokenizers[index] = pretokenizer
-
-    def __len__(self):
-        return len(self.pretokenizers)
 
     def to_dict(self):
         return {"type": "Sequence", "pretokenizers": [p.to_dict() for p in self.pretokenizers]}

@@ -11,6 +11,7 @@ import json
 
 from .encoding import Encoding
 from .core.errors import SubwordLabError
+from .core.sequences import SequenceItems
 
 __all__ = ["PostProcessor", "TemplateProcessing", "BertProcessing", "RobertaProcessing",
            "ByteLevel", "Sequence", "from_dict"]
@@ -196,11 +197,13 @@ def trim_offsets(encoding, add_prefix_space):
 _STRIP = "".join(sorted(_WHITE_SPACE))
 
 
-class Sequence(PostProcessor):
+class Sequence(SequenceItems, PostProcessor):
     """Runs several post-processors one after the other."""
 
+    _ITEMS, _KIND = "processors", "processors"
+
     def __init__(self, processors):
-        self.processors = list(processors)
+        self._set_items(processors)
 
     def num_special_tokens_to_add(self, is_pair):
         return sum(p.num_special_tokens_to_add(is_pair) for p in self.processors)
@@ -212,15 +215,6 @@ class Sequence(PostProcessor):
 
     def to_dict(self):
         return {"type": "Sequence", "processors": [p.to_dict() for p in self.processors]}
-
-    def __getitem__(self, index):
-        return self.processors[index]
-
-    def __setitem__(self, index, processor):
-        self.processors[index] = processor
-
-    def __len__(self):
-        return len(self.processors)
 
 
 # -- TemplateProcessing ----------------------------------------------------------

@@ -21,7 +21,7 @@ import pytest
 import tokenizers
 
 import subword_lab
-from subword_lab import Tokenizer
+from subword_lab import Tokenizer, decoders, normalizers, pre_tokenizers, processors
 from subword_lab.core.errors import SubwordLabError
 
 import hostile_cases as cases
@@ -108,6 +108,55 @@ def test_nesting_limit_is_tokenizers_limit():
         assert isinstance(outcome, SubwordLabError) is not readable
         if not readable:
             assert "nested too deeply" in outcome.reason and "127" in outcome.reason
+
+
+# Sequences built in Python have no JSON reader in front of them: 128 levels work,
+# deeper ones (and a Sequence put inside itself) are refused where they are built.
+_LEAVES = {
+    "normalizers": ("normalizer", lambda: normalizers.Lowercase()),
+    "pre_tokenizers": ("pre_tokenizer", lambda: pre_tokenizers.Whitespace()),
+    "decoders": ("decoder", lambda: decoders.Fuse()),
+    "processors": ("post_processor", lambda: processors.ByteLevel()),
+}
+
+
+def _nest(kind, depth):
+    module = {"normalizers": normalizers, "pre_tokenizers": pre_tokenizers,
+              "decoders": decoders, "processors": processors}[kind]
+    component = _LEAVES[kind][1]()
+    for _ in range(depth):
+        component = module.Sequence([component])
+    return component
+
+
+@pytest.mark.parametrize("kind", sorted(_LEAVES))
+@pytest.mark.parametrize("depth", [129, 400, 1000])
+def test_deep_sequence_built_in_python_is_refused(kind, depth):
+    outcome = _timed(lambda: _nest(kind, depth))
+    _names(outcome, field=f"{kind}.Sequence")
+    assert "128 levels" in outcome.reason
+
+
+@pytest.mark.parametrize("kind", sorted(_LEAVES))
+def test_sequence_of_128_levels_runs(kind):
+    tokenizer = _small_tokenizer()
+    plain = tokenizer.encode("hello world")
+    setattr(tokenizer, _LEAVES[kind][0], _nest(kind, 128))
+    encoding = _timed(lambda: tokenizer.encode("hello world"))
+    assert not isinstance(encoding, SubwordLabError)
+    assert isinstance(_timed(lambda: tokenizer.decode(encoding.ids)), str)
+    assert len(encoding.ids) >= len(plain.ids) - 2  # the pipeline ran, nothing was lost
+    assert isinstance(_timed(tokenizer.to_str), str)
+
+
+@pytest.mark.parametrize("kind", sorted(_LEAVES))
+def test_sequence_inside_itself_is_refused(kind):
+    outer = _nest(kind, 2)
+    inner = outer[0]
+    outcome = _timed(lambda: inner.__setitem__(0, outer))
+    _names(outcome, field=f"{kind}.Sequence")
+    assert "contains itself" in outcome.reason
+    assert inner[0] is not outer  # the refused change was not kept
 
 
 # -- other files --------------------------------------------------------------------------------

@@ -43,7 +43,6 @@ def _spm(paths, root, asset):
 
 
 _LLAMA_SRC = ("llama_models/tokenizer_utils.py",)
-_TEKKEN = f"{ISSUE} (tekken.json, Mistral's tiktoken-style format, is not read by load())"
 
 
 def _all(reason):
@@ -80,7 +79,7 @@ CASES = [
     Case("mistral-v3", "mistral.tokenizer.model.v3", _spm, format="sentencepiece"),
     Case("mistral-v7", "mistral.tokenizer.model.v7", _spm, format="sentencepiece"),
     Case("mistral-tekken", "mistral-tekken-240718.json",
-         lambda paths, root, asset: refs.tekken(paths[asset]), xfail=_all(_TEKKEN)),
+         lambda paths, root, asset: refs.tekken(paths[asset]), format="tekken"),
     # -- Google, Alibaba, DeepSeek, Anthropic ----------------------------------------------
     Case("gemma", "gemma.tokenizer.json", _json),
     Case("qwen", "qwen.tiktoken",

@@ -104,8 +104,10 @@ def run_case(case: Case, paths: dict, inputs: list, root: Path, keep: int = 5) -
     result.times["encode_ref"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     # tiktoken-based references recognise special-token text (allowed_special="all");
-    # the lab's default for tiktoken files reads it as text, so ask for the same.
-    mode = "recognise" if ref.tiktoken is not None else None
+    # the lab's default for tiktoken files reads it as text, so ask for the same. A
+    # reference without special tokens in its tiktoken (mistral-common's tekken keeps
+    # them outside) reads them as text, as our default does.
+    mode = "recognise" if ref.tiktoken is not None and ref.tiktoken._special_tokens else None
     got = [ours.encode(text, special_tokens=mode) for _, text in inputs]
     result.times["encode_ours"] = time.perf_counter() - t0
 

@@ -4,7 +4,8 @@ Names mislead: Meta publishes tiktoken ranks as `tokenizer.model` (the name of a
 sentencepiece proto), Mistral its sentencepiece protos as `tokenizer.model.v3`,
 GPT-2's release calls its vocab.json `encoder.json` and its merges.txt `vocab.bpe`.
 So the first bytes decide:
-  "{"                          JSON: tokenizer.json (has "model") or a token -> id
+  "{"                          JSON: tokenizer.json (has "model"), Mistral's tekken.json
+                               (config + base64 "token_bytes") or a token -> id
                                vocabulary (vocab.json / encoder.json)
   "base64 digits" lines        tiktoken ranks
   "#version" first line        merges (merges.txt / vocab.bpe)
@@ -24,7 +25,8 @@ from .files import read_json
 __all__ = ["detect_file", "detect_folder", "find_pair", "sniff", "SUPPORTED"]
 
 SUPPORTED = ("tokenizer.json, vocab.txt, vocab.json + merges.txt (or GPT-2's encoder.json "
-             "+ vocab.bpe), tiktoken ranks (.tiktoken, Llama's tokenizer.model) or a "
+             "+ vocab.bpe), tiktoken ranks (.tiktoken, Llama's tokenizer.model), Mistral's "
+             "tekken.json or a "
              "sentencepiece model")
 
 _HEAD = 4096
@@ -58,6 +60,12 @@ def _looks_tiktoken(head: bytes) -> bool:
     return bool(sample) and all(_TIKTOKEN_LINE.fullmatch(line) for line in sample)
 
 
+def _looks_tekken(head: bytes) -> bool:
+    """Mistral's tekken.json: a "config" and tokens as base64 "token_bytes" (a
+    tokenizer.json has neither)."""
+    return b'"config"' in head and re.search(rb'"token_bytes"\s*:', head) is not None
+
+
 def _is_binary(head: bytes) -> bool:
     return any(b not in _TEXT_BYTES for b in head)
 
@@ -89,6 +97,8 @@ def detect_file(path: Path) -> str:
     kind = sniff(path)
     name = path.name.lower()
     if kind == "json":
+        if _looks_tekken(_head(path)):
+            return "tekken"
         return "bpe" if _is_vocab_json(path) else "tokenizer.json"
     if kind in ("tiktoken", "sentencepiece"):
         return kind

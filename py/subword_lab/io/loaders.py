@@ -25,6 +25,7 @@ from .detect import detect_file, detect_folder
 from .files import size_cap
 from .ranked_merges import tiktoken_merges
 from .sentencepiece import load_sentencepiece
+from .tekken_file import load_tekken
 from .tiktoken_file import load_tiktoken
 from .tokenizer_json import load_tokenizer_json
 from .vocab_files import load_bert_vocab, load_bpe_files
@@ -63,5 +64,6 @@ _LOADERS = {
     "vocab.txt": load_bert_vocab,
     "bpe": load_bpe_files,
     "tiktoken": load_tiktoken,
+    "tekken": load_tekken,
     "sentencepiece": load_sentencepiece,
 }

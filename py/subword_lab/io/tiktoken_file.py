@@ -14,7 +14,7 @@ from ..tokenizer import Tokenizer
 from . import known_encodings
 from .files import check_options, read_bytes, with_path
 
-__all__ = ["load_tiktoken", "read_tiktoken", "KNOWN_ENCODINGS"]
+__all__ = ["load_tiktoken", "read_tiktoken", "build_tiktoken", "KNOWN_ENCODINGS"]
 
 # Every encoding name `pattern=` knows (io/known_encodings.py), aliases included.
 KNOWN_ENCODINGS = known_encodings.KNOWN_ENCODINGS
@@ -142,10 +142,8 @@ def load_tiktoken(path, **options) -> Tokenizer:
     ranks = read_tiktoken(path)
     rules = _rules(path, ranks, options.get("pattern") or options.get("name"),
                    options.get("special_tokens"))
-    tok = with_path(path, lambda: _tiktoken(ranks, rules["pattern"], rules["special_tokens"]))
-    for step in getattr(tok.pre_tokenizer, "pretokenizers", ()):
-        if isinstance(getattr(step, "_compiled", None), regex_guard.GuardedRegex):
-            step._compiled.label(path)  # its errors name the file and "pattern"
+    tok = with_path(path, lambda: build_tiktoken(ranks, rules["pattern"],
+                                                 rules["special_tokens"], label=path))
     if rules["normalizer"] == "NFC":
         tok.normalizer = normalizers.NFC()
     tok.rules = rules
@@ -207,6 +205,17 @@ def _default_specials(ranks, found, chosen):
             return specials, f"those of {encoding.name} ({encoding.source})"
     return ({"<|endoftext|>": max(used) + 1},
             "<|endoftext|> just past the last rank (GPT-2's convention)")
+
+
+def build_tiktoken(ranks, pattern, specials, label=None) -> Tokenizer:
+    """Byte-level BPE over tiktoken ranks ({token bytes: id}) with a split pattern and
+    {special token: id}; errors of a guarded pattern name the file `label`."""
+    tok = _tiktoken(ranks, pattern, specials)
+    for step in getattr(tok.pre_tokenizer, "pretokenizers", ()):
+        if label is not None and isinstance(getattr(step, "_compiled", None),
+                                            regex_guard.GuardedRegex):
+            step._compiled.label(label)  # its errors name the file and "pattern"
+    return tok
 
 
 def _tiktoken(ranks, pattern, specials):

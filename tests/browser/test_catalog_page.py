@@ -41,7 +41,7 @@ def oracle(key):
     """(name, encode) for a preset: the file's own library where the realfiles suite shows
     us exact on ids, else subword_lab in CPython (what the page must equal until then)."""
     case = cases.BY_ID[CASE_OF.get(key, key)]
-    if "ids" not in case.xfail and case.asset.endswith(".json"):
+    if "ids" not in case.xfail and case.asset.endswith("tokenizer.json"):
         from tokenizers import Tokenizer  # without the file's padding / truncation, as the page
         tok = Tokenizer.from_file(str(assets.fetch([case.asset], quiet=True)[case.asset]))
         tok.no_padding()

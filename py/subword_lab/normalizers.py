@@ -12,6 +12,7 @@ from itertools import repeat
 
 from .core import byte_level, custom_calls, unicode_tables
 from .core.errors import SubwordLabError
+from .core.sealed import sealed_pattern
 from .core.sequences import SequenceItems
 from .core.normalized import NormalizedString
 from .core.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
@@ -210,7 +211,7 @@ class Replace(Normalizer):
         if not isinstance(pattern, dict) or len(pattern) != 1 or \
                 next(iter(pattern)) not in ("String", "Regex"):
             raise SubwordLabError('must be {"String": ...} or {"Regex": ...}', field="pattern")
-        self.pattern = dict(pattern)
+        self._pattern = dict(pattern)
         self.content = str(content)
         kind, value = next(iter(pattern.items()))
         if not isinstance(value, str):
@@ -220,11 +221,13 @@ class Replace(Normalizer):
         else:
             self._matcher = _compile_onig(value)
 
+    pattern = sealed_pattern("Replace")
+
     def normalize(self, ns):
         ns.replace(self._matcher, self.content)
 
     def to_dict(self):
-        return {"type": "Replace", "pattern": dict(self.pattern), "content": self.content}
+        return {"type": "Replace", "pattern": dict(self._pattern), "content": self.content}
 
 
 def _compile_onig(pattern):

@@ -17,6 +17,7 @@ import unicodedata
 from .core import byte_level, custom_calls
 from .core import regex_guard, unicode_regex
 from .core.errors import SubwordLabError
+from .core.sealed import sealed_pattern
 from .core.sequences import SequenceItems
 from .core.normalized import PreTokenizedString
 
@@ -384,17 +385,19 @@ class Split(PreTokenizer):
         if isinstance(pattern, dict):
             pattern = _pattern_from_dict(pattern)
         if isinstance(pattern, Regex):
-            self.pattern = pattern
+            self._pattern = pattern
             self._compiled = regex_guard.compile_user(
                 pattern.pattern, flavor, "pattern", allow_named_groups=False)
         elif isinstance(pattern, str):
-            self.pattern = pattern
+            self._pattern = pattern
             # HF escapes the string into a regex: an empty one matches everywhere.
             self._compiled = re.compile(re.escape(pattern))
         else:
             raise SubwordLabError("pattern must be a string or a Regex", field="pattern")
         self.behavior = _behavior(behavior)
         self.invert = bool(invert)
+
+    pattern = sealed_pattern("Split")
 
     def pre_tokenize(self, pts):
         compiled, behavior, invert = self._compiled, self.behavior, self.invert
@@ -404,10 +407,10 @@ class Split(PreTokenizer):
         pts.split(lambda _, ns: ns.split(compiled, behavior, invert=invert))
 
     def to_dict(self):
-        if isinstance(self.pattern, Regex):
-            pattern = {"Regex": self.pattern.pattern}
+        if isinstance(self._pattern, Regex):
+            pattern = {"Regex": self._pattern.pattern}
         else:
-            pattern = {"String": self.pattern}
+            pattern = {"String": self._pattern}
         return {"type": "Split", "pattern": pattern,
                 "behavior": _BEHAVIOR_NAMES[self.behavior], "invert": self.invert}
 

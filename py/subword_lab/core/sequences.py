@@ -81,3 +81,4 @@ def nesting_depth(component, kind: str) -> int:
         stack.append((node, True))
         stack.extend((child, False) for child in children)
     return depth[id(component)]
+

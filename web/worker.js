@@ -76,17 +76,20 @@ engine.then(
 const presetBytes = new Map();
 const commands = {
   async ping() { return "pong"; },
-  async openPreset({ key, file, bytes: given }, { webapi }) {
+  // `options` (for example {pattern}) go to the loader as JSON (web/opening.py).
+  async openPreset({ key, file, bytes: given, options }, { webapi }) {
     // The full page downloads the file itself (progress, Cache API) and sends the bytes.
-    if (given) return webapi.open_bytes(key, file.split("/").pop(), new Uint8Array(given));
+    const opts = options ? JSON.stringify(options) : undefined; // JS null reaches Python as jsnull, not None
+    if (given) return webapi.open_bytes(key, file.split("/").pop(), new Uint8Array(given), opts);
     if (!presetBytes.has(file)) presetBytes.set(file, fetchBytes(here(`./${file}`)));
     const bytes = await presetBytes.get(file);
-    return webapi.open_bytes(key, file.split("/").pop(), bytes);
+    return webapi.open_bytes(key, file.split("/").pop(), bytes, opts);
   },
-  async openFile({ key, name, bytes, names, blobs }, { webapi }) {
+  async openFile({ key, name, bytes, names, blobs, options }, { webapi }) {
     // Several files opened together arrive as names + blobs (the loader pairs them).
-    if (names) return webapi.open_bytes(key, names, blobs.map((b) => new Uint8Array(b)));
-    return webapi.open_bytes(key, name, new Uint8Array(bytes));
+    const opts = options ? JSON.stringify(options) : undefined; // JS null reaches Python as jsnull, not None
+    if (names) return webapi.open_bytes(key, names, blobs.map((b) => new Uint8Array(b)), opts);
+    return webapi.open_bytes(key, name, new Uint8Array(bytes), opts);
   },
   async encode({ key, text, limit, special }, { webapi }) {
     // special: "recognise" | "as_text", sent only when describe() offered the choice

@@ -85,6 +85,16 @@ export class Engine {
     }
   }
 
+  // Open a tokenizer again from what the journal holds for it, with other loader
+  // options ({pattern}); the journal then holds the new options for any replay.
+  reopenWith(key, options) {
+    const entry = this.journal.get(`tok:${key}`);
+    if (!entry) return Promise.reject(new Error(`nothing to reopen under ${key}`));
+    if (entry.cmd !== "openFile") return this.request(entry.cmd, { ...entry.args, options });
+    const args = copyFiles(entry.args); // a fresh copy to transfer; the journal keeps its own
+    return this.request(entry.cmd, { ...args, options }, args.blobs || [args.bytes]);
+  }
+
   settle(id) {
     const entry = this.pending.get(id);
     clearTimeout(entry.busyTimer);

@@ -50,9 +50,11 @@ export class TokenizeView {
     });
     this.rules = new RulesLine({
       root: $(root, "rules-line"), choice: $(root, "special-tokens"), text: $(root, "rules-text"),
-      onChange: () => this.schedule(),
+      pattern: { root: $(root, "pattern-choice"), select: $(root, "pattern-select") },
+      onChange: () => this.schedule(), onError: (message) => this.showError(message),
     });
     this.info = new Map(); // tokenizer key -> {key, label, name, model, vocab_size, preset?}
+    Object.assign(this.rules, { engine: this.engine, infos: this.info }); // for its reopen
     this.loaded = new Map(); // key -> promise of the open request
     this.current = null; // the key in use
     this.switching = null; // promise of a tokenizer change under way

@@ -3,13 +3,15 @@
 // recognise / as text", which starts at the file's own library's default.
 //
 // Both come from describe()'s `rules` (web/registry.py); a library without them leaves
-// this line hidden and the encode call as it was.
+// this line hidden and the encode call as it was. Tiktoken ranks carry no split rules,
+// so for them a third control picks a known encoding's pattern and reopens the file.
 import { t } from "../../i18n/index.js";
 import "../../i18n/catalog.js";
 
 export class RulesLine {
-  constructor({ root, choice, text, onChange }) {
-    Object.assign(this, { root, choice, text, onChange });
+  // Set by the view: `engine` (web/lib/engine.js) and `infos` (key -> what describe() said).
+  constructor({ root, choice, text, pattern, onChange, onError }) {
+    Object.assign(this, { root, choice, text, pattern, onChange, onError });
     this.chosen = new Map(); // tokenizer key -> "recognise" | "as_text" chosen by the reader
     this.key = null;
     this.choice.addEventListener("change", () => {
@@ -17,6 +19,39 @@ export class RulesLine {
       this.chosen.set(this.key, this.choice.value);
       this.onChange();
     });
+    this.pattern.select.addEventListener("change", () => {
+      if (this.key && this.pattern.select.value) this.reopen(this.key, this.pattern.select.value);
+    });
+  }
+
+  // Open the same file again with a known encoding's pattern (web/lib/engine.js keeps
+  // the file's bytes); on failure the tokenizer stays as it was.
+  async reopen(key, name) {
+    try {
+      const details = await this.engine.reopenWith(key, { pattern: name });
+      const info = this.infos.get(key);
+      this.show(key, Object.assign(info, details, { label: info.label }));
+      this.onChange();
+    } catch (error) {
+      this.onError(t("cat.pattern.failed", { name, message: error.message }));
+      this.showPatterns(this.infos.get(key).rules); // back to the pattern in force
+    }
+  }
+
+  // The pattern choice, for tiktoken ranks only: the known encodings, the one in force
+  // selected (an empty first entry when the file's pattern is none of them).
+  showPatterns(rules) {
+    const known = rules.format === "tiktoken" ? rules.known_patterns || [] : [];
+    this.pattern.root.hidden = known.length === 0;
+    if (!known.length) return;
+    const entries = [...(rules.pattern_name ? [] : [{ name: "", title: t("cat.pattern.other") }]), ...known];
+    this.pattern.select.replaceChildren(...entries.map(({ name, title }) => {
+      const option = document.createElement("option");
+      option.value = name;
+      option.textContent = name ? `${name}: ${title}` : title;
+      return option;
+    }));
+    this.pattern.select.value = rules.pattern_name || "";
   }
 
   // The choice in force for `key`, or null when the library offers none.
@@ -41,6 +76,7 @@ export class RulesLine {
     }
     this.choice.value = this.specialTokens(key);
     this.text.textContent = describeRules(rules);
+    this.showPatterns(rules);
   }
 }
 

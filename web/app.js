@@ -92,9 +92,13 @@ performance.mark("subwordlab:interface"); // controls drawn and wired (bench/ben
 engine.ready.then(() => performance.mark("subwordlab:ready"), () => {});
 
 // The automation contract (docs/automation.md). Stable: add, never change.
+// `ready` rejects when Python cannot start; the page shows that itself, so an
+// unobserved rejection must not also surface as an uncaught error.
+const ready = engine.ready.then(() => true);
+ready.catch(() => {});
 window.subwordLab = {
   version: 1,
-  ready: engine.ready.then(() => true),
+  ready,
   presets: () => manifest.presets.map((p) => p.id),
   tokenizers: () => tokenize.tokenizerIds(),
   encode: (text, tokenizer) => tokenize.encodeWith(String(text), tokenizer),

@@ -31,17 +31,43 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+// Pyodide (314) reports a WebAssembly module that fails to start (missing, served with
+// the wrong type, damaged) with two console.warn calls and then waits forever. Turn that
+// report into a failed start, so the page and widgets can say so (docs/hosting.md).
+function wasmFailure() {
+  const warn = console.warn;
+  let reported = false;
+  let fail;
+  const failed = new Promise((_, reject) => { fail = reject; });
+  console.warn = (...args) => {
+    if (args[0] === "wasm instantiation failed!") { reported = true; return; }
+    if (!reported) { warn(...args); return; }
+    const cause = args[0] && args[0].message ? args[0].message : String(args[0]);
+    fail(new Error(`the Python runtime (pyodide/pyodide.asm.wasm) did not load from this site: ${cause}`));
+  };
+  return { failed, restore: () => { console.warn = warn; } };
+}
+
+async function startPyodide() {
+  const watch = wasmFailure();
+  try {
+    return await Promise.race([watch.failed, loadPyodide({
+      indexURL: here("./pyodide/"),
+      fsInit: () => status("python"),
+      stdout: () => {},
+      stderr: () => {},
+    })]);
+  } finally {
+    watch.restore();
+  }
+}
+
 async function boot() {
   status("runtime");
   const build = await (await fetch(here("./build.json"))).json();
   // Our wheel downloads while the runtime downloads and starts.
   const wheelBytes = fetchBytes(here(`./${build.wheel}`));
-  const pyodide = await loadPyodide({
-    indexURL: here("./pyodide/"),
-    fsInit: () => status("python"),
-    stdout: () => {},
-    stderr: () => {},
-  });
+  const pyodide = await startPyodide();
   status("install");
   if (!build.micropip) throw new Error("micropip's wheel is missing from this build (see build.py's log)");
   await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: () => {} });

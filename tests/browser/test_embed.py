@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from tokenizers import Tokenizer
 
+import build
+
 from subword_lab.web import api as webapi
 from shots import shot_path  # noqa: E402
 
@@ -308,3 +310,86 @@ def test_course_page(visit, site):
     assert set(views) >= {"tokenize", "pipeline", "train", "encode", "compare"}
     page.screenshot(path=shot_path("screenshot-embed.png"), full_page=True)
 
+
+
+
+def serve_folder(folder, make_server):
+    """Serve `folder` on a free port in a thread; returns (url, server)."""
+    server = make_server(folder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+@pytest.fixture
+def broken_site(tmp_path):
+    """start(missing): a copy of dist/ (links to its files) with one file missing, as a
+    host that forgot to upload it, served with the site's own server; its URL."""
+    servers = []
+
+    def start(missing):
+        root = tmp_path / "site"
+        for path in build.DIST.rglob("*"):
+            relative = path.relative_to(build.DIST)
+            if path.is_dir() or relative.as_posix() == missing:
+                continue
+            (root / relative).parent.mkdir(parents=True, exist_ok=True)
+            (root / relative).symlink_to(path)
+        url, server = serve_folder(root, lambda folder: build.make_server(folder, 0))
+        servers.append(server)
+        return url
+
+    start.servers = servers
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("missing", ["pyodide/pyodide.asm.wasm", "presets/presets.json"])
+def test_a_widget_that_cannot_start_says_so_and_links_the_full_page(browser, broken_site, tmp_path,
+                                                                    missing):
+    """A host that lost a file of the site: the widget shows one short message where it
+    stands, with a link to the full page, and the host's own content is untouched."""
+    site = broken_site(missing)
+    assert not (tmp_path / "site" / missing).exists()
+    folder = tmp_path / "host"
+    folder.mkdir()
+    (folder / "host.html").write_text(HOST.format(site=site, snippet=""), encoding="utf-8")
+    host, server = serve_folder(folder, lambda f: http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(f))))
+    broken_site.servers.append(server)
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{host}/host.html")
+        page.wait_for_selector("#a[data-state=error]", state="attached", timeout=120_000)
+        error = page.locator("#a").get_by_test_id("embed-error")
+        assert error.get_attribute("role") == "alert"
+        assert error.inner_text().startswith("Subword Lab could not start")
+        assert error.get_by_role("link").get_attribute("href") == f"{site}/index.html"
+        assert page.locator("#host-text").inner_text() == "Some prose of the course."
+        events = page.evaluate("hostEvents")
+        assert any(e["type"] == "subwordlab:error" and e["id"] == "a" for e in events)
+        page.screenshot(path=shot_path(f"embed-cannot-start-{Path(missing).name}.png"))
+    finally:
+        context.close()
+
+
+def test_the_full_page_says_when_python_cannot_start(browser, broken_site):
+    """The same broken host, the full page: html[data-engine=error], the reason in the
+    status line, subwordLab.ready rejects, and nothing uncaught reaches the console."""
+    site = broken_site("pyodide/pyodide.asm.wasm")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    problems = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}"))
+        page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+        page.goto(f"{site}/index.html")
+        page.wait_for_selector("html[data-engine=error]", state="attached", timeout=120_000)
+        message = page.locator("#engine-error").inner_text()
+        assert "pyodide.asm.wasm" in message and "did not load" in message
+        assert page.evaluate("window.subwordLab.ready.then(() => 'ready', () => 'rejected')") == "rejected"
+        assert problems == []
+    finally:
+        context.close()

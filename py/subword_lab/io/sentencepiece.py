@@ -1,6 +1,8 @@
 """sentencepiece .model files (Unigram or BPE), built to give sentencepiece's ids and pieces."""
 from __future__ import annotations
 
+import contextlib
+from itertools import compress
 from pathlib import Path
 
 from .. import decoders, normalizers, pre_tokenizers, processors
@@ -9,7 +11,7 @@ from ..core.errors import SubwordLabError
 from ..core.normalized import PreTokenizedString
 from ..tokenizer import Tokenizer, _normalize_event, _pre_tokenize_event
 from .files import check_options, with_path
-from .sentencepiece_encode import USER_DEFINED, SpmNormalizer, decode_pieces
+from .sentencepiece_encode import CONTROL, UNKNOWN, USER_DEFINED, SpmNormalizer, decode_pieces
 from .sentencepiece_models import SentencePieceBPE, SentencePieceUnigram
 from .sentencepiece_model import read_model
 
@@ -50,29 +52,24 @@ def _sentencepiece(proto, options):
     else:
         model = SentencePieceBPE(pieces, trainer.unk_id, trainer.byte_fallback)
     tok = SentencePieceTokenizer(model, proto)
-    has_user = USER_DEFINED in pieces.types
-    tok.normalizer = _spm_normalizer(norm, has_user)
+    user_symbols = list(compress(pieces.texts, pieces.mask(USER_DEFINED)))
+    tok.normalizer = _spm_normalizer(norm, bool(user_symbols))
     charsmap = tok.normalizer.normalizers[0] if norm.precompiled_charsmap else None
-    tok.spm_normalizer = SpmNormalizer(charsmap, norm,
-                                       [t for t, k in zip(pieces.texts, pieces.types)
-                                        if k == USER_DEFINED],
+    tok.spm_normalizer = SpmNormalizer(charsmap, norm, user_symbols,
                                        suffix=trainer.treat_whitespace_as_suffix)
     # With user-defined symbols the prefix cannot be in the normalizer (HF normalizes
     # an added token's own text too, and "x" would become "▁x"): Metaspace adds it
     # to the split that starts the text.
-    prefix = "first" if has_user and norm.add_dummy_prefix else "never"
+    prefix = "first" if user_symbols and norm.add_dummy_prefix else "never"
     tok.pre_tokenizer = pre_tokenizers.from_dict({
         "type": "Metaspace", "replacement": _SPACE, "prepend_scheme": prefix,
         "split": bool(trainer.split_by_whitespace)})
     tok.decoder = _spm_decoder(trainer, "always" if norm.add_dummy_prefix else "never")
-    # Types: UNKNOWN 2, CONTROL 3, USER_DEFINED 4.
-    texts, types = pieces.texts, pieces.types
-    special = [AddedToken(t, special=True) for t, k in zip(texts, types) if k in (2, 3)]
-    user = [AddedToken(t, special=False, normalized=True)
-            for t, k in zip(texts, types) if k == 4]
-    tok.add_special_tokens(special)
-    if user:
-        tok.add_tokens(user)
+    # Registered when first asked for (thousands on some files; encode and decode
+    # never look at them): unknown and control pieces as special tokens, then
+    # user-defined ones as normalized tokens.
+    tok._pending_added = (list(compress(pieces.texts, pieces.mask(UNKNOWN, CONTROL))),
+                          user_symbols)
     _spm_post_processor(tok, pieces, trainer, options)
     return tok
 
@@ -88,11 +85,33 @@ class SentencePieceTokenizer(Tokenizer):
     decoding, `id_to_token` and the tokenizer.json this saves."""
 
     def __init__(self, model, proto):
+        self._pending_added = None
         super().__init__(model)
         self.spm_normalizer = None
         self._types = proto.pieces.types
         self._norm_spec = proto.normalizer_spec
         self._unk_surface = proto.trainer_spec.unk_surface
+
+    @property
+    def added_vocabulary(self):
+        pending = self._pending_added
+        if pending is not None:
+            self._pending_added = None
+            special, user = pending
+            self.add_special_tokens([AddedToken(t, special=True) for t in special])
+            if user:
+                self.add_tokens([AddedToken(t, special=False, normalized=True) for t in user])
+        return self._added_vocabulary
+
+    @added_vocabulary.setter
+    def added_vocabulary(self, value):
+        self._added_vocabulary = value
+
+    def _special_tokens_mode(self, special_tokens, split_special_tokens):
+        # Added tokens are never looked for in the text: no mode to set, unless asked.
+        if special_tokens is None and split_special_tokens is None:
+            return contextlib.nullcontext()
+        return super()._special_tokens_mode(special_tokens, split_special_tokens)
 
     def _encode_text(self, text, type_id, word_index, on_event):
         if on_event is not None:

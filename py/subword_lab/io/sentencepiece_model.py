@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 import re
 import struct
+from itertools import repeat
+from operator import add, itemgetter, ne, or_, sub
 from dataclasses import dataclass, field, fields
 
 from ..core.errors import SubwordLabError
@@ -48,20 +50,38 @@ class Pieces:
     32,000-piece file makes three lists, not 32,000 objects. Indexing and
     iterating give SentencePiece objects, made on demand."""
 
-    __slots__ = ("texts", "scores", "types")
+    __slots__ = ("texts", "scores", "types", "_index", "_kinds")
 
     def __init__(self, texts=(), scores=(), types=()):
         self.texts, self.scores, self.types = list(texts), list(scores), list(types)
+        self._index = self._kinds = None
 
     def append(self, p):
         self.texts.append(p.piece)
         self.scores.append(p.score)
         self.types.append(p.type)
+        self._index = self._kinds = None
 
     def extend(self, texts, scores, types):
         self.texts += texts
         self.scores += scores
         self.types += types
+        self._index = self._kinds = None
+
+    def index(self) -> dict:
+        """piece -> id, built once and shared by its readers (never changed)."""
+        if self._index is None:
+            self._index = dict(zip(self.texts, range(len(self.texts))))
+        return self._index
+
+    def mask(self, *kinds) -> bytes:
+        """One byte per piece, non-zero where its type is one of `kinds`: with
+        itertools.compress it selects texts, scores or ids without a Python loop
+        over the pieces (types are checked to be 1 to 6 before this is used)."""
+        if self._kinds is None:
+            self._kinds = bytes(self.types)
+        table = bytes(1 if k in kinds else 0 for k in range(256))
+        return self._kinds.translate(table)
 
     def __len__(self):
         return len(self.texts)
@@ -272,41 +292,65 @@ def _join(where, name):
 # A piece in its usual shape: field 1 of the model, a message of at most 127
 # bytes holding the piece (field 1, at most 127 bytes without a \n, \x15 or \x18
 # byte), maybe the score (field 2, a float) and maybe a one-byte type (field 3).
-_SHAPE = (rb"\n([\x00-\x7f])\n([\x00-\x7f])([^\n\x15\x18]*+)(?:\x15(.{4}))?"
-          rb"(\x18[\x00-\x7f])?")
+_SHAPE = (rb"(\n[\x00-\x7f]\n[\x00-\x7f])([^\n\x15\x18]*+)"
+          rb"((?:\x15.{4})?(?:\x18[\x00-\x7f])?)")
 _PIECE = re.compile(_SHAPE, re.S)
 _PIECE_RUN = re.compile(b"(?:" + _SHAPE.replace(b"(", b"(?:").replace(b"(?:?:", b"(?:")
                         + b")*+", re.S)
-_NO_SCORE = bytes(4)
+_NO_SCORE = b"\x15" + bytes(4)
+_NORMAL_TYPE = b"\x18\x01"
 
 
 def _piece_run(data: bytes, pos: int, end: int):
-    """The run of usually-shaped pieces at `pos`, found by two regex passes rather
-    than a Python loop per piece: (texts, scores, types, where the run stops).
-    Each record is checked against its own length bytes; the run stops before
-    the first that does not agree (the general reader takes it from there)."""
+    """The run of usually-shaped pieces at `pos`, found by two regex passes; the
+    columns are then made by whole-list operations, not a Python loop per piece:
+    (texts, scores, types, where the run stops). Each record is checked against
+    its own length bytes; the run stops before the first that does not agree
+    (the general reader takes it from there)."""
     stop = _PIECE_RUN.match(data, pos, end).end()
     if stop == pos:
         return [], [], [], pos
-    sizes, lengths, texts, scores, types = map(list, zip(*_PIECE.findall(data, pos, stop)))
-    sizes, lengths = list(b"".join(sizes)), list(b"".join(lengths))
-    actual = [len(t) + (5 if s else 0) + (4 if k else 2) for t, s, k in zip(texts, scores, types)]
-    good = list(map(int.__eq__, lengths, map(len, texts)))
-    good = list(map(bool.__and__, good, map(int.__eq__, sizes, actual)))
-    if False in good:
-        n = good.index(False)
-        del texts[n:], scores[n:], types[n:]
-        stop = pos + sum(sizes[:n]) + 2 * n
-    joined = b"\0".join(texts)
+    found = _PIECE.findall(data, pos, stop)
+    heads, texts, tails = [list(map(itemgetter(k), found)) for k in range(3)]
+    heads = b"".join(heads)  # per record: "\n", its size, "\n", the piece's length
+    text_sizes = list(map(len, texts))
+    claimed = list(map(sub, heads[1::4], repeat(2, len(texts))))
+    n = _agreeing(claimed, list(map(add, text_sizes, map(len, tails))),
+                  list(heads[3::4]), text_sizes)
     try:
-        decoded = joined.decode("utf-8").split("\0")
+        decoded = b"\0".join(texts[:n]).decode("utf-8").split("\0")
     except UnicodeDecodeError:
+        decoded = []
+    if len(decoded) != n:  # a piece holds a NUL or is not UTF-8: one by one
+        decoded = _decode_each(texts[:n])
+        n = len(decoded)
+    if not n:
         return [], [], [], pos
-    if len(decoded) != len(texts):  # a piece holds a NUL: decode one by one
-        decoded = [t.decode("utf-8") for t in texts]
-    values = struct.unpack(f"<{len(texts)}f", b"".join([s or _NO_SCORE for s in scores]))
-    kinds = [k[1] if k else 1 for k in types]
-    return decoded, list(values), kinds, stop
+    tails = tails[:n]
+    if bytes(map(len, tails)).count(7) != n:  # a score or a type left out: the defaults
+        tails = [t if len(t) == 7 else t + _NORMAL_TYPE if len(t) == 5
+                 else _NO_SCORE + (t or _NORMAL_TYPE) for t in tails]
+    values = struct.unpack("<" + "xfxB" * n, b"".join(tails))
+    return decoded, list(values[0::2]), list(values[1::2]), pos + sum(claimed[:n]) + 4 * n
+
+
+def _agreeing(claimed, actual, lengths, text_sizes):
+    """How many records, from the first, agree with their own size bytes."""
+    if claimed == actual and lengths == text_sizes:
+        return len(claimed)
+    bad = list(map(or_, map(ne, claimed, actual), map(ne, lengths, text_sizes)))
+    return bad.index(True)
+
+
+def _decode_each(texts):
+    """The texts up to the first that is not UTF-8 (the general reader reports it)."""
+    out = []
+    for t in texts:
+        try:
+            out.append(t.decode("utf-8"))
+        except UnicodeDecodeError:
+            break
+    return out
 
 
 def parse_model(data: bytes, path=None) -> ModelProto:
@@ -331,7 +375,7 @@ def _check(model: ModelProto, path):
     if not model.pieces:
         fail("pieces", "no pieces (not a sentencepiece model?)")
     texts = model.pieces.texts
-    if "" not in texts and len(set(texts)) == len(texts) and set(
+    if "" not in texts and len(model.pieces.index()) == len(texts) and set(
             model.pieces.types) <= PIECE_TYPES.keys() and all(
             map(math.isfinite, model.pieces.scores)):
         return _check_spec(model, fail)

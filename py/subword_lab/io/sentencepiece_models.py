@@ -5,6 +5,7 @@ See sentencepiece_encode.py for why the whole text, and docs/architecture.md.
 from __future__ import annotations
 
 import heapq
+from itertools import compress
 import random
 import re
 import struct
@@ -34,10 +35,11 @@ class SentencePieceUnigram(Unigram):
         self._types = pieces.types
         self.unk_id = unk_id
         self.byte_fallback = bool(byte_fallback)
-        self.vocab = dict(zip(self.pieces, range(len(self.pieces))))
-        normal = [s for s, k in zip(self.scores, self._types) if k == NORMAL]
-        self.min_score = min(normal, default=_FLT_MAX)
-        self._max_score = max([_FLT_MIN] + normal)
+        self.vocab = pieces.index()
+        normal = pieces.mask(NORMAL)
+        self.min_score = min(compress(self.scores, normal), default=_FLT_MAX)
+        self._max_score = max(_FLT_MIN, max(compress(self.scores, normal), default=_FLT_MIN))
+        self._user_pieces = USER_DEFINED in self._types
         self.unk_score = f32(self.min_score - UNK_PENALTY)
         self._tables = {}
         self._cache = {}
@@ -162,8 +164,8 @@ class SentencePieceBPE:
         self.unk_id = unk_id
         self.unk_token = self._texts[unk_id]
         self.byte_fallback = bool(byte_fallback)
-        self.vocab = dict(zip(self._texts, range(len(self._texts))))
-        self._user = matcher([t for t, k in zip(self._texts, self._types) if k == USER_DEFINED])
+        self.vocab = pieces.index()
+        self._user = matcher(list(compress(self._texts, pieces.mask(USER_DEFINED))))
         self._merge_table = None
         self._cut_rx = None
         self._cache = {}

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import contextlib
 from itertools import compress
+from operator import itemgetter
 from pathlib import Path
 
 from .. import decoders, normalizers, pre_tokenizers, processors
 from ..added_vocabulary import AddedToken
 from ..core.errors import SubwordLabError
 from ..core.normalized import PreTokenizedString
+from ..encoding import Encoding
 from ..tokenizer import Tokenizer, _normalize_event, _pre_tokenize_event
 from .files import check_options, with_path
 from .sentencepiece_encode import CONTROL, UNKNOWN, USER_DEFINED, SpmNormalizer, decode_pieces
@@ -19,6 +21,7 @@ __all__ = ["load_sentencepiece", "SentencePieceTokenizer"]
 
 
 _SPM_OPTIONS = {"add_bos", "add_eos"}
+_first, _second, _minus_one = itemgetter(0), itemgetter(1), (-1).__add__
 _SPACE = "\u2581"
 
 
@@ -114,16 +117,39 @@ class SentencePieceTokenizer(Tokenizer):
         return super()._special_tokens_mode(special_tokens, split_special_tokens)
 
     def _encode_text(self, text, type_id, word_index, on_event):
-        if on_event is not None:
-            on_event({"type": "input", "sequence": type_id, "text": text})
+        if on_event is None:
+            return self._encode_columns(text, type_id, word_index)
+        on_event({"type": "input", "sequence": type_id, "text": text})
         ns = self.spm_normalizer.normalize_str(text)
         pts = PreTokenizedString(ns)
         if not ns.normalized:
             pts.splits = []
-        if on_event is not None:
-            on_event(_normalize_event(ns, type_id))
-            on_event(_pre_tokenize_event(pts, type_id))
+        on_event(_normalize_event(ns, type_id))
+        on_event(_pre_tokenize_event(pts, type_id))
         return self._tokenize(pts, type_id, word_index, on_event)
+
+    def _encode_columns(self, text, type_id, word_index):
+        """The same Encoding as the traced path, from the model's columns: offsets
+        mapped back through the normalizer's alignment in whole-list operations,
+        and no per-token object but the strings (offsets are made when read)."""
+        ns = self.spm_normalizer.normalize_str(text)
+        s = ns.normalized
+        columns = getattr(self._model, "encode_columns", None)
+        if columns is not None:
+            ids, values, starts, ends = columns(s)
+        else:
+            toks = self._model.tokenize(s) if s else []
+            ids, values = [t[0] for t in toks], [t[1] for t in toks]
+            starts, ends = [t[2][0] for t in toks], [t[2][1] for t in toks]
+        align, shift = ns._align, ns.original_shift
+        if align is not None:  # a token's span starts where its first char came from
+            starts = list(map(_first, map(align.__getitem__, starts)))
+            ends = list(map(_second, map(align.__getitem__, map(_minus_one, ends))))
+        if shift:
+            starts = [a + shift for a in starts]
+            ends = [b + shift for b in ends]
+        words = [0 if word_index is None else word_index] * len(ids)
+        return Encoding.compact(ids, type_id, starts, ends, words, lambda _ids: values)
 
     def decode(self, ids, skip_special_tokens=True):
         """sentencepiece's decode: an unknown id reads as the unk surface (" ⁇ "),

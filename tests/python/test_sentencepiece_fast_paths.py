@@ -135,6 +135,8 @@ def _odd_shapes():
     return {
         "mixed fields": unk + usual + _record(b"a", -1.5) + _record(b"b", None, 1)
         + _record(b"c") + usual.replace(b"p", b"q"),
+        "most without a type": unk + b"".join(_record(f"s{i}".encode(), -i / 7)
+                                              for i in range(100)) + usual,
         "nul piece": unk + usual + _record(b"x\x00y", -2.0, 1) + _record(b"z", -3.0, 1),
         "control byte piece": unk + usual + _record(b"\x15", -2.0, 1) + _record(b"w", -1.0),
         "bad length": unk + usual + b"\n\x09\n\x05abc\x15\x00\x00\x00\x00",

@@ -19,28 +19,28 @@ __all__ = ["piece_run"]
 # byte), maybe the score (field 2, a float) and maybe a one-byte type (field 3).
 _SHAPE = (rb"(\n[\x00-\x7f]\n[\x00-\x7f])([^\n\x15\x18]*+)"
           rb"((?:\x15.{4})?(?:\x18[\x00-\x7f])?)")
-_PIECE = re.compile(_SHAPE, re.S)
-_PIECE_RUN = re.compile(b"(?:" + _SHAPE.replace(b"(", b"(?:").replace(b"(?:?:", b"(?:")
-                        + b")*+", re.S)
-_NO_SCORE = b"\x15" + bytes(4)
-_NORMAL_TYPE = b"\x18\x01"
+# A record, or (where none starts) the rest of the data in one match: findall
+# lists the run's records and ends with one "rest" item, in a single pass.
+_PIECE_OR_REST = re.compile(_SHAPE + b"|(.).*", re.S)  # ".*" jumps to the end at once
 
 
 def piece_run(data: bytes, pos: int, end: int):
-    """The run of usually-shaped pieces at `pos`, found by two regex passes; the
+    """The run of usually-shaped pieces at `pos`, found by one regex pass; the
     columns are then made by whole-list operations, not a Python loop per piece:
     (texts, scores, types, where the run stops). Each record is checked against
     its own length bytes; the run stops before the first that does not agree
     (the general reader takes it from there)."""
-    stop = _PIECE_RUN.match(data, pos, end).end()
-    if stop == pos:
+    found = _PIECE_OR_REST.findall(data, pos, end)
+    if found and found[-1][3]:
+        del found[-1]
+    if not found:
         return [], [], [], pos
-    found = _PIECE.findall(data, pos, stop)
     heads, texts, tails = [list(map(itemgetter(k), found)) for k in range(3)]
     heads = b"".join(heads)  # per record: "\n", its size, "\n", the piece's length
     text_sizes = list(map(len, texts))
+    tail_sizes = bytes(map(len, tails))  # 7: score and type, 5: score, 2: type, 0: none
     claimed = list(map(sub, heads[1::4], repeat(2, len(texts))))
-    n = _agreeing(claimed, list(map(add, text_sizes, map(len, tails))),
+    n = _agreeing(claimed, list(map(add, text_sizes, tail_sizes)),
                   list(heads[3::4]), text_sizes)
     try:
         decoded = b"\0".join(texts[:n]).decode("utf-8").split("\0")
@@ -51,12 +51,40 @@ def piece_run(data: bytes, pos: int, end: int):
         n = len(decoded)
     if not n:
         return [], [], [], pos
-    tails = tails[:n]
-    if bytes(map(len, tails)).count(7) != n:  # a score or a type left out: the defaults
-        tails = [t if len(t) == 7 else t + _NORMAL_TYPE if len(t) == 5
-                 else _NO_SCORE + (t or _NORMAL_TYPE) for t in tails]
-    values = struct.unpack("<" + "xfxB" * n, b"".join(tails))
-    return decoded, list(values[0::2]), list(values[1::2]), pos + sum(claimed[:n]) + 4 * n
+    joined, tail_sizes = b"".join(tails[:n]), tail_sizes[:n]
+    stop = pos + sum(claimed[:n]) + 4 * n
+    if tail_sizes.count(7) == n:  # the usual case: every piece has its score and type
+        values = struct.unpack("<" + "xfxB" * n, joined)
+        return decoded, list(values[0::2]), list(values[1::2]), stop
+    # Some leave a field out: read the present ones, the default in the gaps.
+    scores = struct.unpack("<" + "".join(map(_SCORE_FORMAT.__getitem__, tail_sizes)), joined)
+    types = struct.unpack("<" + "".join(map(_TYPE_FORMAT.__getitem__, tail_sizes)), joined)
+    return (decoded, _column(scores, tail_sizes.translate(_HAS_SCORE), 0.0),
+            _column(types, tail_sizes.translate(_HAS_TYPE), 1), stop)
+
+
+# By a record's tail size: the struct format that reads its score, or its type.
+_SCORE_FORMAT = ("", "", "2x", "", "", "xf", "", "xf2x")
+_TYPE_FORMAT = ("", "", "xB", "", "", "5x", "", "5xxB")
+_HAS_SCORE = bytes(1 if k in (5, 7) else 0 for k in range(256))
+_HAS_TYPE = bytes(1 if k in (2, 7) else 0 for k in range(256))
+
+
+def _column(values, present, default):
+    """The values of the records flagged in `present` (one byte each), the default
+    for the others: inserted when few are missing, else placed one by one."""
+    n = len(present)
+    if len(values) == n:
+        return list(values)
+    if n - len(values) <= 64:
+        out = list(values)
+        for m in re.finditer(b"\x00", present):
+            out.insert(m.start(), default)
+        return out
+    out = [default] * n
+    for m, value in zip(re.finditer(b"\x01", present), values):
+        out[m.start()] = value
+    return out
 
 
 def _agreeing(claimed, actual, lengths, text_sizes):

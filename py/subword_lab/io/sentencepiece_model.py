@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 
 from ..core.errors import SubwordLabError
 from ..core.safe_files import read_bytes  # regular files under the size cap only
@@ -78,8 +79,7 @@ class Pieces:
         over the pieces (types are checked to be 1 to 6 before this is used)."""
         if self._kinds is None:
             self._kinds = bytes(self.types)
-        table = bytes(1 if k in kinds else 0 for k in range(256))
-        return self._kinds.translate(table)
+        return self._kinds.translate(_selector(kinds))
 
     def __len__(self):
         return len(self.texts)
@@ -97,6 +97,12 @@ class Pieces:
 
     def __eq__(self, other):
         return list(self) == list(other)
+
+
+@lru_cache(maxsize=None)
+def _selector(kinds) -> bytes:
+    """A bytes.translate table: 1 for the given piece types, 0 for the others."""
+    return bytes(1 if k in kinds else 0 for k in range(256))
 
 
 @dataclass

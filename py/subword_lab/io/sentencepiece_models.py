@@ -17,6 +17,7 @@ from .sentencepiece_unigram import SentencePieceUnigram
 __all__ = ["SentencePieceUnigram", "SentencePieceBPE"]
 
 _NEG_INF = float("-inf")
+_FLIP = bytes([1]) + bytes(255)  # a mask's 0 bytes to 1, the rest to 0
 
 
 class SentencePieceBPE:
@@ -157,9 +158,11 @@ class SentencePieceBPE:
         of adjacent pairs' scores), without a heap or per-symbol Python objects."""
         if self._lean is None:
             mask = self._in_trie
-            texts = list(compress(self._texts, mask))
-            self._lean = (dict(zip(texts, compress(self._scores, mask))),
-                          dict(zip(texts, compress(range(len(self._texts)), mask))))
+            id_of = dict(self.vocab)  # the pieces a symbol may be: not control, byte, unk
+            for t in compress(self._texts, mask.translate(_FLIP)):
+                del id_of[t]
+            self._lean = (dict(zip(compress(self._texts, mask), compress(self._scores, mask))),
+                          id_of)
         score_of, id_of = self._lean
         get = score_of.get
         syms = list(s)
@@ -289,14 +292,18 @@ class SentencePieceBPE:
 
 def _space_neighbours(texts):
     """The chars found just before a "▁" (not at a piece's start) and just after
-    one (not at its end) inside the pieces: two regex passes over the joined texts."""
+    one (not at its end) inside the pieces: a search for "▁" over the joined
+    texts and over their reverse (a literal first char makes re scan quickly)."""
     joined = "\0".join(texts)
     if joined.count("\0") != len(texts) - 1:  # a piece holds a NUL: piece by piece
         before, after = set(), set()
         for t in texts:
-            before.update(re.findall(f"(.)(?={SPACE})", t, re.S))
-            after.update(re.findall(f"(?<={SPACE})(.)", t, re.S))
+            before.update(_NEXT_CHAR.findall(t[::-1]))
+            after.update(_NEXT_CHAR.findall(t))
         return before, after
-    before = set(re.findall(f"(.)(?={SPACE})", joined, re.S))
-    after = set(re.findall(f"(?<={SPACE})(.)", joined, re.S))
+    before = set(_NEXT_CHAR.findall(joined[::-1]))
+    after = set(_NEXT_CHAR.findall(joined))
     return before - {"\0"}, after - {"\0"}
+
+
+_NEXT_CHAR = re.compile(f"{SPACE}(?=(.))", re.S)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import struct
 from array import array
+from pathlib import Path
 
 import pytest
 import sentencepiece as spm
@@ -109,13 +110,19 @@ def test_byte_fallback_models_match_sentencepiece(trained, botchan_lines, multil
 
 
 def _general(data):
-    """The model as the general reader alone reads it (no regex runs)."""
-    saved = sentencepiece_model.piece_run
+    """The model as the general reader alone reads it (no runs read at once)."""
+    saved = sentencepiece_model.piece_run, sentencepiece_model.string_run
     sentencepiece_model.piece_run = lambda data, pos, end: ([], [], [], pos)
+    sentencepiece_model.string_run = lambda data, pos, end: ([], pos)
     try:
         return parse_model(data)
     finally:
-        sentencepiece_model.piece_run = saved
+        sentencepiece_model.piece_run, sentencepiece_model.string_run = saved
+
+
+def _trainer(*symbols):
+    body = b"".join(b"\xf2\x01" + bytes([len(x)]) + x for x in symbols)  # field 30
+    return b"\x12" + bytes([len(body)]) + body
 
 
 def _record(piece, score=None, kind=None):
@@ -141,6 +148,8 @@ def _odd_shapes():
         "control byte piece": unk + usual + _record(b"\x15", -2.0, 1) + _record(b"w", -1.0),
         "bad length": unk + usual + b"\n\x09\n\x05abc\x15\x00\x00\x00\x00",
         "not utf-8": unk + usual + _record(b"\xff\xfe", -2.0, 1),
+        "control symbols": unk + usual + _trainer(b"<a>", b"<b>", b"\xe2\x96\x81", b"<c>"),
+        "control symbol not utf-8": unk + usual + _trainer(b"<a>", b"<\xff>", b"<c>"),
     }
 
 
@@ -157,11 +166,17 @@ def test_piece_runs_read_as_the_general_reader(name):
     got = parse_model(data)
     assert (got.pieces.texts, got.pieces.scores, got.pieces.types) == \
         (expected.pieces.texts, expected.pieces.scores, expected.pieces.types)
+    assert got.trainer_spec == expected.trainer_spec
 
 
 def test_real_files_read_as_the_general_reader(request):
-    for fixture in ("botchan_unigram_model", "botchan_bpe_model"):
-        data = request.getfixturevalue(fixture).read_bytes()
+    import assets  # tools/, on the path from tests/conftest.py
+    paths = [request.getfixturevalue(f) for f in ("botchan_unigram_model", "botchan_bpe_model")]
+    # Mistral v3: 768 control symbols in its trainer spec, pieces of every shape
+    paths.append(assets.fetch(["mistral.tokenizer.model.v3"], quiet=True)[
+        "mistral.tokenizer.model.v3"])
+    for path in paths:
+        data = Path(path).read_bytes()
         got, expected = parse_model(data), _general(data)
         assert got.pieces == expected.pieces
         assert got.trainer_spec == expected.trainer_spec

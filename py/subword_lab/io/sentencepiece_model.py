@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..core.errors import SubwordLabError
 from ..core.safe_files import read_bytes  # regular files under the size cap only
-from .sentencepiece_pieces import piece_run
+from .sentencepiece_pieces import piece_run, string_run
 
 __all__ = ["SentencePiece", "Pieces", "TrainerSpec", "NormalizerSpec", "ModelProto",
            "parse_model", "read_model", "summary", "PIECE_TYPES", "MODEL_TYPES"]
@@ -231,6 +231,12 @@ class _Reader:
                     continue
                 pos = key_at
                 key, pos = self.varint(pos, end, where)
+            elif repeated and kind == "string" and wire == _LEN and pos == key_at + 1:
+                strings, stop = string_run(self.data, key_at, end)
+                if strings:  # a run of short strings (control symbols: hundreds)
+                    getattr(obj, attr).extend(strings)
+                    pos = stop
+                    continue
             name = _join(where, attr)
             if repeated:
                 name += f"[{len(getattr(obj, attr))}]"

@@ -12,7 +12,7 @@ import struct
 from itertools import repeat
 from operator import add, itemgetter, ne, or_, sub
 
-__all__ = ["piece_run"]
+__all__ = ["piece_run", "string_run"]
 
 # A piece in its usual shape: field 1 of the model, a message of at most 127
 # bytes holding the piece (field 1, at most 127 bytes without a \n, \x15 or \x18
@@ -104,3 +104,20 @@ def _decode_each(texts):
         except UnicodeDecodeError:
             break
     return out
+
+
+def string_run(data: bytes, pos: int, end: int):
+    """A run of records of one repeated string field, each under 128 bytes and
+    valid UTF-8, from `pos`: (the strings, where the run stops). What does not
+    fit is left to the general reader, which reports it."""
+    key, out = data[pos], []
+    while pos + 2 <= end and data[pos] == key and data[pos + 1] < 0x80:
+        stop = pos + 2 + data[pos + 1]
+        if stop > end:
+            break
+        try:
+            out.append(data[pos + 2:stop].decode("utf-8"))
+        except UnicodeDecodeError:
+            break
+        pos = stop
+    return out, pos

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 import struct
-from itertools import repeat
-from operator import add, itemgetter, ne, or_, sub
+from itertools import compress, count, repeat
+from operator import add, itemgetter, ne, sub
 
 __all__ = ["piece_run", "string_run"]
 
@@ -91,8 +91,10 @@ def _agreeing(claimed, actual, lengths, text_sizes):
     """How many records, from the first, agree with their own size bytes."""
     if claimed == actual and lengths == text_sizes:
         return len(claimed)
-    bad = list(map(or_, map(ne, claimed, actual), map(ne, lengths, text_sizes)))
-    return bad.index(True)
+    # the first index where either pair differs, found by iterators that stop there
+    n = len(claimed)
+    return min(next(compress(count(), map(ne, claimed, actual)), n),
+               next(compress(count(), map(ne, lengths, text_sizes)), n))
 
 
 def _decode_each(texts):

@@ -76,7 +76,7 @@ def main(argv=None):
         ours_load = best(lambda: subword_lab.load(path, format="sentencepiece"), args.repeat)
         spm_load = best(lambda: spm.SentencePieceProcessor(model_file=str(path)), args.repeat)
         theirs = spm.SentencePieceProcessor(model_file=str(path))
-        ours_enc = min(encode_cold(path, lines) for _ in range(max(1, args.repeat // 2)))
+        ours_enc = min(encode_cold(path, lines) for _ in range(args.repeat))
         spm_enc = best(lambda: [theirs.encode(ln) for ln in lines], args.repeat)
         first = best(lambda: subword_lab.load(path, format="sentencepiece").encode(lines[0]),
                      args.repeat)

@@ -113,16 +113,24 @@ def _general(data):
     """The model as the general reader alone reads it (no runs read at once)."""
     saved = sentencepiece_model.piece_run, sentencepiece_model.string_run
     sentencepiece_model.piece_run = lambda data, pos, end: ([], [], [], pos)
-    sentencepiece_model.string_run = lambda data, pos, end: ([], pos)
+    sentencepiece_model.string_run = lambda data, pos, after_key, end: ([], pos)
     try:
         return parse_model(data)
     finally:
         sentencepiece_model.piece_run, sentencepiece_model.string_run = saved
 
 
+def _varint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    return bytes(out + bytes([n]))
+
+
 def _trainer(*symbols):
     body = b"".join(b"\xf2\x01" + bytes([len(x)]) + x for x in symbols)  # field 30
-    return b"\x12" + bytes([len(body)]) + body
+    return b"\x12" + _varint(len(body)) + body
 
 
 def _record(piece, score=None, kind=None):
@@ -167,6 +175,24 @@ def test_piece_runs_read_as_the_general_reader(name):
     assert (got.pieces.texts, got.pieces.scores, got.pieces.types) == \
         (expected.pieces.texts, expected.pieces.scores, expected.pieces.types)
     assert got.trainer_spec == expected.trainer_spec
+
+
+def test_string_runs_are_read_at_once():
+    strings = [f"<ctl{i}>".encode() for i in range(300)]
+    data = _odd_shapes()["mixed fields"] + _trainer(*strings[:40])
+    calls = []
+    saved = sentencepiece_model.string_run
+
+    def spy(*args):
+        calls.append(saved(*args))
+        return calls[-1]
+    sentencepiece_model.string_run = spy
+    try:
+        model = parse_model(data)
+    finally:
+        sentencepiece_model.string_run = saved
+    assert model.trainer_spec.control_symbols == [s.decode() for s in strings[:40]]
+    assert len(calls) == 1 and len(calls[0][0]) == 40
 
 
 def test_real_files_read_as_the_general_reader(request):

@@ -231,8 +231,8 @@ class _Reader:
                     continue
                 pos = key_at
                 key, pos = self.varint(pos, end, where)
-            elif repeated and kind == "string" and wire == _LEN and pos == key_at + 1:
-                strings, stop = string_run(self.data, key_at, end)
+            elif repeated and kind == "string" and wire == _LEN:
+                strings, stop = string_run(self.data, key_at, pos, end)
                 if strings:  # a run of short strings (control symbols: hundreds)
                     getattr(obj, attr).extend(strings)
                     pos = stop

@@ -108,17 +108,18 @@ def _decode_each(texts):
     return out
 
 
-def string_run(data: bytes, pos: int, end: int):
-    """A run of records of one repeated string field, each under 128 bytes and
-    valid UTF-8, from `pos`: (the strings, where the run stops). What does not
-    fit is left to the general reader, which reports it."""
-    key, out = data[pos], []
-    while pos + 2 <= end and data[pos] == key and data[pos + 1] < 0x80:
-        stop = pos + 2 + data[pos + 1]
+def string_run(data: bytes, pos: int, after_key: int, end: int):
+    """A run of records of one repeated string field (its key is data[pos:after_key]),
+    each under 128 bytes and valid UTF-8: (the strings, where the run stops).
+    What does not fit is left to the general reader, which reports it."""
+    key, out = data[pos:after_key], []
+    at = len(key)
+    while data.startswith(key, pos) and pos + at < end and data[pos + at] < 0x80:
+        stop = pos + at + 1 + data[pos + at]
         if stop > end:
             break
         try:
-            out.append(data[pos + 2:stop].decode("utf-8"))
+            out.append(data[pos + at + 1:stop].decode("utf-8"))
         except UnicodeDecodeError:
             break
         pos = stop

@@ -101,8 +101,11 @@ class SentencePieceUnigram(Unigram):
     def _cuts(self, s: str) -> list:
         """The best path's boundaries [0, ..., len(s)], for a model without
         user-defined pieces: the same lattice and float32 arithmetic as
-        `_best_path` (NORMAL scores and path scores are float32, so their exact
-        sum rounded once is C++'s float sum), with less work per candidate."""
+        `_best_path` (NORMAL scores and path scores are float32; their sum in
+        double, rounded to float32, is C++'s float sum, since 53 >= 2 * 24 + 2
+        bits leave an addition no double-rounding error), with less work per
+        candidate. A candidate is rounded only if it beats the best as a double:
+        rounding never makes a smaller value greater."""
         get = self._lean_tables[0].get
         n = len(s)
         best = [_NEG_INF] * (n + 1)

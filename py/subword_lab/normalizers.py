@@ -267,13 +267,17 @@ class Precompiled(Normalizer):
         self.mode = mode
         self.precompiled_charsmap = bytes(precompiled_charsmap or b"")
         self.charsmap = CharsMap(self.precompiled_charsmap) if self.precompiled_charsmap else None
+        self._starts = {}
+        self._patterns = None  # (segments, ASCII starters), made on first normalize
+
+    def _prepare(self):
         starters = ""
         if self.charsmap is not None:
             starters = "".join(chr(i) for i in range(128) if self.charsmap.may_start(chr(i)))
-        self._segments = segment_pattern(starters)
         ascii_keys = self.charsmap.ascii_key_starters() if self.charsmap is not None else ""
-        self._ascii_starters = re.compile("[" + re.escape(ascii_keys) + "]") if ascii_keys else None
-        self._starts = {}
+        self._patterns = (segment_pattern(starters), re.compile(
+            "[" + re.escape(ascii_keys) + "]") if ascii_keys else None)
+        return self._patterns
 
     def _may_start(self, ch):
         hit = self._starts.get(ch)
@@ -285,8 +289,8 @@ class Precompiled(Normalizer):
         text = ns.normalized
         if self.charsmap is None or not text:
             return
-        if text.isascii() and (self._ascii_starters is None or
-                               not self._ascii_starters.search(text)):
+        ascii_starters = (self._patterns or self._prepare())[1]
+        if text.isascii() and (ascii_starters is None or not ascii_starters.search(text)):
             return
         if not any(self._may_start(c) for c in set(text)):
             return
@@ -297,7 +301,7 @@ class Precompiled(Normalizer):
     def _hf_changes(self, text):
         changes, last, modified = [], 0, False
         shortest = self.charsmap.shortest
-        for m in self._segments.finditer(text):
+        for m in self._patterns[0].finditer(text):
             start, end = m.span()
             changes.extend(zip(text[last:start], repeat(0)))
             last = end

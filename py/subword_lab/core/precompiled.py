@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import re
 import struct
+import sys
 import unicodedata
+from array import array
 from functools import lru_cache
 
 from .errors import SubwordLabError
@@ -44,10 +46,11 @@ class CharsMap:
         if trie_size % 4 or 4 + trie_size > len(blob):
             raise SubwordLabError("precompiled charsmap has a bad trie size",
                                   field="precompiled_charsmap")
-        self.units = struct.unpack_from(f"<{trie_size // 4}I", blob, 4)
+        self.units = _uint32s(blob[4:4 + trie_size])
         self.pool = blob[4 + trie_size:]
         self.blob = blob
         self._cache = {}
+        self._ascii_keys = None
 
     def prefix_values(self, key: bytes) -> list:
         """(length, value) for every key that is a prefix of `key`, shortest first."""
@@ -98,23 +101,35 @@ class CharsMap:
         """The ASCII characters that begin a key made only of ASCII bytes.
 
         Plain ASCII text can only match such keys, so text without any of these
-        characters passes through unchanged (the common case, checked with one regex)."""
-        units, found = self.units, set()
+        characters passes through unchanged (the common case, checked with one regex).
+        Each first byte's subtree is searched only until one such key is found."""
+        units = self.units
         if not units:
             return ""
-        stack = [(_offset(units[0]), None)]
+        if self._ascii_keys is None:
+            found = []
+            for byte, child, leaf in self._ascii_children(_offset(units[0])):
+                if leaf or self._has_ascii_key(child):
+                    found.append(chr(byte))
+            self._ascii_keys = "".join(found)
+        return self._ascii_keys
+
+    def _ascii_children(self, node):
+        """(byte, child node, whether a key ends there) for each ASCII edge of `node`."""
+        units, n = self.units, len(self.units)
+        for byte in range(1, 128):
+            pos = node ^ byte
+            if pos < n and (units[pos] & 0x800000FF) == byte:
+                yield byte, pos ^ _offset(units[pos]), (units[pos] >> 8) & 1
+
+    def _has_ascii_key(self, node) -> bool:
+        stack = [node]
         while stack:
-            node, first = stack.pop()
-            for byte in range(1, 128):
-                pos = node ^ byte
-                if pos >= len(units) or (units[pos] & 0x800000FF) != byte:
-                    continue
-                child = pos ^ _offset(units[pos])
-                start = chr(byte) if first is None else first
-                if (units[pos] >> 8) & 1:
-                    found.add(start)
-                stack.append((child, start))
-        return "".join(sorted(found))
+            for _, child, leaf in self._ascii_children(stack.pop()):
+                if leaf:
+                    return True
+                stack.append(child)
+        return False
 
     def may_start(self, ch: str) -> bool:
         """Whether some key begins with `ch` (else `ch` is never rewritten)."""
@@ -128,6 +143,17 @@ class CharsMap:
                 return False
             pos ^= _offset(units[pos])
         return True
+
+
+def _uint32s(data: bytes):
+    """Little-endian uint32s as an array (a copy of the bytes, not a tuple of ints)."""
+    units = array("I")
+    if units.itemsize != 4:
+        return struct.unpack(f"<{len(data) // 4}I", data)
+    units.frombytes(data)
+    if sys.byteorder == "big":
+        units.byteswap()
+    return units
 
 
 def _offset(unit: int) -> int:

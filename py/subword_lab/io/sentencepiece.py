@@ -1,15 +1,19 @@
 """sentencepiece .model files (Unigram or BPE), built to give sentencepiece's ids and pieces."""
 from __future__ import annotations
 
+import contextlib
+from itertools import compress
+from operator import itemgetter
 from pathlib import Path
 
 from .. import decoders, normalizers, pre_tokenizers, processors
 from ..added_vocabulary import AddedToken
 from ..core.errors import SubwordLabError
 from ..core.normalized import PreTokenizedString
+from ..encoding import Encoding
 from ..tokenizer import Tokenizer, _normalize_event, _pre_tokenize_event
 from .files import check_options, with_path
-from .sentencepiece_encode import USER_DEFINED, SpmNormalizer, decode_pieces
+from .sentencepiece_encode import CONTROL, UNKNOWN, USER_DEFINED, SpmNormalizer, decode_pieces
 from .sentencepiece_models import SentencePieceBPE, SentencePieceUnigram
 from .sentencepiece_model import read_model
 
@@ -17,6 +21,7 @@ __all__ = ["load_sentencepiece", "SentencePieceTokenizer"]
 
 
 _SPM_OPTIONS = {"add_bos", "add_eos"}
+_first, _second, _minus_one = itemgetter(0), itemgetter(1), (-1).__add__
 _SPACE = "\u2581"
 
 
@@ -50,29 +55,24 @@ def _sentencepiece(proto, options):
     else:
         model = SentencePieceBPE(pieces, trainer.unk_id, trainer.byte_fallback)
     tok = SentencePieceTokenizer(model, proto)
-    has_user = USER_DEFINED in pieces.types
-    tok.normalizer = _spm_normalizer(norm, has_user)
+    user_symbols = list(compress(pieces.texts, pieces.mask(USER_DEFINED)))
+    tok.normalizer = _spm_normalizer(norm, bool(user_symbols))
     charsmap = tok.normalizer.normalizers[0] if norm.precompiled_charsmap else None
-    tok.spm_normalizer = SpmNormalizer(charsmap, norm,
-                                       [t for t, k in zip(pieces.texts, pieces.types)
-                                        if k == USER_DEFINED],
+    tok.spm_normalizer = SpmNormalizer(charsmap, norm, user_symbols,
                                        suffix=trainer.treat_whitespace_as_suffix)
     # With user-defined symbols the prefix cannot be in the normalizer (HF normalizes
     # an added token's own text too, and "x" would become "▁x"): Metaspace adds it
     # to the split that starts the text.
-    prefix = "first" if has_user and norm.add_dummy_prefix else "never"
+    prefix = "first" if user_symbols and norm.add_dummy_prefix else "never"
     tok.pre_tokenizer = pre_tokenizers.from_dict({
         "type": "Metaspace", "replacement": _SPACE, "prepend_scheme": prefix,
         "split": bool(trainer.split_by_whitespace)})
     tok.decoder = _spm_decoder(trainer, "always" if norm.add_dummy_prefix else "never")
-    # Types: UNKNOWN 2, CONTROL 3, USER_DEFINED 4.
-    texts, types = pieces.texts, pieces.types
-    special = [AddedToken(t, special=True) for t, k in zip(texts, types) if k in (2, 3)]
-    user = [AddedToken(t, special=False, normalized=True)
-            for t, k in zip(texts, types) if k == 4]
-    tok.add_special_tokens(special)
-    if user:
-        tok.add_tokens(user)
+    # Registered when first asked for (thousands on some files; encode and decode
+    # never look at them): unknown and control pieces as special tokens, then
+    # user-defined ones as normalized tokens.
+    tok._pending_added = (list(compress(pieces.texts, pieces.mask(UNKNOWN, CONTROL))),
+                          user_symbols)
     _spm_post_processor(tok, pieces, trainer, options)
     return tok
 
@@ -88,23 +88,68 @@ class SentencePieceTokenizer(Tokenizer):
     decoding, `id_to_token` and the tokenizer.json this saves."""
 
     def __init__(self, model, proto):
+        self._pending_added = None
         super().__init__(model)
         self.spm_normalizer = None
         self._types = proto.pieces.types
         self._norm_spec = proto.normalizer_spec
         self._unk_surface = proto.trainer_spec.unk_surface
 
+    @property
+    def added_vocabulary(self):
+        pending = self._pending_added
+        if pending is not None:
+            self._pending_added = None
+            special, user = pending
+            self.add_special_tokens([AddedToken(t, special=True) for t in special])
+            if user:
+                self.add_tokens([AddedToken(t, special=False, normalized=True) for t in user])
+        return self._added_vocabulary
+
+    @added_vocabulary.setter
+    def added_vocabulary(self, value):
+        self._added_vocabulary = value
+
+    def _special_tokens_mode(self, special_tokens, split_special_tokens):
+        # Added tokens are never looked for in the text: no mode to set, unless asked.
+        if special_tokens is None and split_special_tokens is None:
+            return contextlib.nullcontext()
+        return super()._special_tokens_mode(special_tokens, split_special_tokens)
+
     def _encode_text(self, text, type_id, word_index, on_event):
-        if on_event is not None:
-            on_event({"type": "input", "sequence": type_id, "text": text})
+        if on_event is None:
+            return self._encode_columns(text, type_id, word_index)
+        on_event({"type": "input", "sequence": type_id, "text": text})
         ns = self.spm_normalizer.normalize_str(text)
         pts = PreTokenizedString(ns)
         if not ns.normalized:
             pts.splits = []
-        if on_event is not None:
-            on_event(_normalize_event(ns, type_id))
-            on_event(_pre_tokenize_event(pts, type_id))
+        on_event(_normalize_event(ns, type_id))
+        on_event(_pre_tokenize_event(pts, type_id))
         return self._tokenize(pts, type_id, word_index, on_event)
+
+    def _encode_columns(self, text, type_id, word_index):
+        """The same Encoding as the traced path, from the model's columns: offsets
+        mapped back through the normalizer's alignment in whole-list operations,
+        and no per-token object but the strings (offsets are made when read)."""
+        ns = self.spm_normalizer.normalize_str(text)
+        s = ns.normalized
+        columns = getattr(self._model, "encode_columns", None)
+        if columns is not None:
+            ids, values, starts, ends = columns(s)
+        else:
+            toks = self._model.tokenize(s) if s else []
+            ids, values = [t[0] for t in toks], [t[1] for t in toks]
+            starts, ends = [t[2][0] for t in toks], [t[2][1] for t in toks]
+        align, shift = ns._align, ns.original_shift
+        if align is not None:  # a token's span starts where its first char came from
+            starts = list(map(_first, map(align.__getitem__, starts)))
+            ends = list(map(_second, map(align.__getitem__, map(_minus_one, ends))))
+        if shift:
+            starts = [a + shift for a in starts]
+            ends = [b + shift for b in ends]
+        words = [0 if word_index is None else word_index] * len(ids)
+        return Encoding.compact(ids, type_id, starts, ends, words, lambda _ids: values)
 
     def decode(self, ids, skip_special_tokens=True):
         """sentencepiece's decode: an unknown id reads as the unk surface (" ⁇ "),

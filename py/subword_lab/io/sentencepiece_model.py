@@ -11,12 +11,13 @@ Wire format in brief: a message is a run of (key, value) records; key is a varin
 from __future__ import annotations
 
 import math
-import re
 import struct
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 
 from ..core.errors import SubwordLabError
 from ..core.safe_files import read_bytes  # regular files under the size cap only
+from .sentencepiece_pieces import piece_run, string_run
 
 __all__ = ["SentencePiece", "Pieces", "TrainerSpec", "NormalizerSpec", "ModelProto",
            "parse_model", "read_model", "summary", "PIECE_TYPES", "MODEL_TYPES"]
@@ -48,20 +49,37 @@ class Pieces:
     32,000-piece file makes three lists, not 32,000 objects. Indexing and
     iterating give SentencePiece objects, made on demand."""
 
-    __slots__ = ("texts", "scores", "types")
+    __slots__ = ("texts", "scores", "types", "_index", "_kinds")
 
     def __init__(self, texts=(), scores=(), types=()):
         self.texts, self.scores, self.types = list(texts), list(scores), list(types)
+        self._index = self._kinds = None
 
     def append(self, p):
         self.texts.append(p.piece)
         self.scores.append(p.score)
         self.types.append(p.type)
+        self._index = self._kinds = None
 
     def extend(self, texts, scores, types):
         self.texts += texts
         self.scores += scores
         self.types += types
+        self._index = self._kinds = None
+
+    def index(self) -> dict:
+        """piece -> id, built once and shared by its readers (never changed)."""
+        if self._index is None:
+            self._index = dict(zip(self.texts, range(len(self.texts))))
+        return self._index
+
+    def mask(self, *kinds) -> bytes:
+        """One byte per piece, non-zero where its type is one of `kinds`: with
+        itertools.compress it selects texts, scores or ids without a Python loop
+        over the pieces (types are checked to be 1 to 6 before this is used)."""
+        if self._kinds is None:
+            self._kinds = bytes(self.types)
+        return self._kinds.translate(_selector(kinds))
 
     def __len__(self):
         return len(self.texts)
@@ -79,6 +97,12 @@ class Pieces:
 
     def __eq__(self, other):
         return list(self) == list(other)
+
+
+@lru_cache(maxsize=None)
+def _selector(kinds) -> bytes:
+    """A bytes.translate table: 1 for the given piece types, 0 for the others."""
+    return bytes(1 if k in kinds else 0 for k in range(256))
 
 
 @dataclass
@@ -201,12 +225,18 @@ class _Reader:
                 continue
             attr, kind, repeated = entry
             if kind is SentencePiece:
-                texts, scores, types, pos = _piece_run(self.data, key_at, end)
+                texts, scores, types, pos = piece_run(self.data, key_at, end)
                 if texts:
                     obj.pieces.extend(texts, scores, types)
                     continue
                 pos = key_at
                 key, pos = self.varint(pos, end, where)
+            elif repeated and kind == "string" and wire == _LEN:
+                strings, stop = string_run(self.data, key_at, pos, end)
+                if strings:  # a run of short strings (control symbols: hundreds)
+                    getattr(obj, attr).extend(strings)
+                    pos = stop
+                    continue
             name = _join(where, attr)
             if repeated:
                 name += f"[{len(getattr(obj, attr))}]"
@@ -269,46 +299,6 @@ def _join(where, name):
     return f"{where}.{name}" if where else name
 
 
-# A piece in its usual shape: field 1 of the model, a message of at most 127
-# bytes holding the piece (field 1, at most 127 bytes without a \n, \x15 or \x18
-# byte), maybe the score (field 2, a float) and maybe a one-byte type (field 3).
-_SHAPE = (rb"\n([\x00-\x7f])\n([\x00-\x7f])([^\n\x15\x18]*+)(?:\x15(.{4}))?"
-          rb"(\x18[\x00-\x7f])?")
-_PIECE = re.compile(_SHAPE, re.S)
-_PIECE_RUN = re.compile(b"(?:" + _SHAPE.replace(b"(", b"(?:").replace(b"(?:?:", b"(?:")
-                        + b")*+", re.S)
-_NO_SCORE = bytes(4)
-
-
-def _piece_run(data: bytes, pos: int, end: int):
-    """The run of usually-shaped pieces at `pos`, found by two regex passes rather
-    than a Python loop per piece: (texts, scores, types, where the run stops).
-    Each record is checked against its own length bytes; the run stops before
-    the first that does not agree (the general reader takes it from there)."""
-    stop = _PIECE_RUN.match(data, pos, end).end()
-    if stop == pos:
-        return [], [], [], pos
-    sizes, lengths, texts, scores, types = map(list, zip(*_PIECE.findall(data, pos, stop)))
-    sizes, lengths = list(b"".join(sizes)), list(b"".join(lengths))
-    actual = [len(t) + (5 if s else 0) + (4 if k else 2) for t, s, k in zip(texts, scores, types)]
-    good = list(map(int.__eq__, lengths, map(len, texts)))
-    good = list(map(bool.__and__, good, map(int.__eq__, sizes, actual)))
-    if False in good:
-        n = good.index(False)
-        del texts[n:], scores[n:], types[n:]
-        stop = pos + sum(sizes[:n]) + 2 * n
-    joined = b"\0".join(texts)
-    try:
-        decoded = joined.decode("utf-8").split("\0")
-    except UnicodeDecodeError:
-        return [], [], [], pos
-    if len(decoded) != len(texts):  # a piece holds a NUL: decode one by one
-        decoded = [t.decode("utf-8") for t in texts]
-    values = struct.unpack(f"<{len(texts)}f", b"".join([s or _NO_SCORE for s in scores]))
-    kinds = [k[1] if k else 1 for k in types]
-    return decoded, list(values), kinds, stop
-
-
 def parse_model(data: bytes, path=None) -> ModelProto:
     """Parse and check a serialized ModelProto; errors name `path` and the field."""
     data = bytes(data)
@@ -331,7 +321,7 @@ def _check(model: ModelProto, path):
     if not model.pieces:
         fail("pieces", "no pieces (not a sentencepiece model?)")
     texts = model.pieces.texts
-    if "" not in texts and len(set(texts)) == len(texts) and set(
+    if "" not in texts and len(model.pieces.index()) == len(texts) and set(
             model.pieces.types) <= PIECE_TYPES.keys() and all(
             map(math.isfinite, model.pieces.scores)):
         return _check_spec(model, fail)

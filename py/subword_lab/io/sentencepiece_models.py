@@ -1,149 +1,23 @@
-"""sentencepiece's Unigram and BPE encoders, over the whole normalized text.
+"""sentencepiece's BPE encoder, over the whole normalized text (its Unigram
+encoder is in sentencepiece_unigram.py; both are exported here).
 
 See sentencepiece_encode.py for why the whole text, and docs/architecture.md.
 """
 from __future__ import annotations
 
 import heapq
-import random
 import re
-import struct
+from itertools import accumulate, compress, repeat
+from operator import add
 
 from ..models.base import Token, byte_token
-from ..models.unigram import UNK_PENALTY, Unigram, _prefix_table
-from .sentencepiece_encode import (NORMAL, SPACE, UNUSED, USER_DEFINED, f32, matcher)
+from .sentencepiece_encode import NORMAL, SPACE, UNUSED, USER_DEFINED, matcher
+from .sentencepiece_unigram import SentencePieceUnigram
 
 __all__ = ["SentencePieceUnigram", "SentencePieceBPE"]
 
-_F32 = struct.Struct("<f")
-_FLT_MIN = 1.1754943508222875e-38   # C's FLT_MIN, sentencepiece's start for max_score
-_FLT_MAX = 3.4028234663852886e+38
-
-
-class SentencePieceUnigram(Unigram):
-    """sentencepiece's Unigram encoder (EncodeOptimized): the whole normalized text
-    is one lattice of NORMAL, USER_DEFINED and UNUSED pieces (UNUSED never taken);
-    a user-defined piece scores `bytes * max_score - 0.1`; every path score is a
-    float32, and a later edge wins only with a strictly greater score."""
-
-    def __init__(self, pieces, unk_id, byte_fallback=False):
-        # Unigram's own __init__ would build its lookup tables now; here they are
-        # built on first use, so that opening a file stays quick.
-        self.pieces = pieces.texts
-        self.scores = pieces.scores
-        self._types = pieces.types
-        self.unk_id = unk_id
-        self.byte_fallback = bool(byte_fallback)
-        self.vocab = dict(zip(self.pieces, range(len(self.pieces))))
-        normal = [s for s, k in zip(self.scores, self._types) if k == NORMAL]
-        self.min_score = min(normal, default=_FLT_MAX)
-        self._max_score = max([_FLT_MIN] + normal)
-        self.unk_score = f32(self.min_score - UNK_PENALTY)
-        self._tables = {}
-        self._cache = {}
-        self._rng = random.Random()
-
-    @property
-    def _table(self):
-        """Unigram's prefix table (for the lattice views, n-best and sampling)."""
-        if "hf" not in self._tables:
-            self._tables["hf"] = _prefix_table(self.pieces)
-        return self._tables["hf"]
-
-    @property
-    def _spm_table(self):
-        """Only pieces sentencepiece puts in its trie can be matched in text:
-        piece -> (id, score), -1 for UNUSED; a prefix of a piece -> None."""
-        table = self._tables.get("spm")
-        if table is None:
-            max_score = self._max_score
-            lattice = {}
-            for i, (piece, score, kind) in enumerate(zip(self.pieces, self.scores, self._types)):
-                if kind == NORMAL:
-                    lattice[piece] = (i, score)
-                elif kind == USER_DEFINED:
-                    lattice[piece] = (i, f32(len(piece.encode("utf-8")) * max_score) - 0.1)
-                elif kind == UNUSED:
-                    lattice[piece] = (-1, 0.0)
-            table = {piece[:k]: None for piece in lattice for k in range(1, len(piece))}
-            table.update(lattice)
-            self._tables["spm"] = table
-        return table
-
-    def _best_path(self, s: str) -> list:
-        n = len(s)
-        best = [0.0] * (n + 1)
-        back = [-1] * (n + 1)
-        back_id = [-1] * (n + 1)
-        get = self._spm_table.get
-        pack, unpack = _F32.pack, _F32.unpack
-        unk_score, unk_id = self.unk_score, self.unk_id
-        for start in range(n):
-            base = best[start]
-            single = False
-            end = start + 1
-            while end <= n:
-                hit = get(s[start:end], 0)
-                if hit == 0:
-                    break
-                if hit is not None and hit[0] >= 0:
-                    # float + float is a float in C++; the user-defined bonus is a
-                    # double, compared as such and then stored as a float.
-                    cand = base + hit[1]
-                    if back[end] < 0 or cand > best[end]:
-                        cand = unpack(pack(cand))[0]
-                        if back[end] < 0 or cand > best[end]:
-                            best[end] = cand
-                            back[end] = start
-                            back_id[end] = hit[0]
-                    if end == start + 1:
-                        single = True
-                end += 1
-            if not single:
-                end = start + 1
-                cand = unpack(pack(base + unk_score))[0]
-                if back[end] < 0 or cand > best[end]:
-                    best[end] = cand
-                    back[end] = start
-                    back_id[end] = unk_id
-        path = []
-        end = n
-        while end > 0:
-            start = back[end]
-            path.append((start, end, back_id[end]))
-            end = start
-        path.reverse()
-        return path
-
-    def _to_tokens(self, s: str, path) -> list:
-        """Runs of unknowns fuse (without byte fallback); an unknown run becomes its
-        UTF-8 bytes with byte fallback; a piece keeps the id the lattice chose."""
-        unk_id = self.unk_id
-        tokens = []
-        vocab = self.vocab
-        for start, end, i in path:
-            piece = s[start:end]
-            if i != unk_id:
-                tokens.append(Token(i, piece, (start, end)))
-            elif self.byte_fallback:
-                for b in piece.encode("utf-8", "surrogatepass"):
-                    name = byte_token(b)
-                    tokens.append(Token(vocab.get(name, unk_id), name, (start, end)))
-            elif tokens and tokens[-1].id == unk_id:
-                last = tokens[-1]
-                tokens[-1] = Token(unk_id, last.value + piece, (last.offsets[0], end))
-            else:
-                tokens.append(Token(unk_id, piece, (start, end)))
-        return tokens
-
-    def tokenize(self, sequence: str, on_event=None) -> list:
-        # The cache of the parent is keyed by word; here the text is a whole line.
-        if not sequence:
-            return []
-        if on_event is not None:
-            # The lattice events come from the parent's trace; the result is ours.
-            self._tokenize_traced(sequence, on_event)
-        return self._to_tokens(sequence, self._best_path(sequence))
+_NEG_INF = float("-inf")
+_FLIP = bytes([1]) + bytes(255)  # a mask's 0 bytes to 1, the rest to 0
 
 
 class SentencePieceBPE:
@@ -162,10 +36,13 @@ class SentencePieceBPE:
         self.unk_id = unk_id
         self.unk_token = self._texts[unk_id]
         self.byte_fallback = bool(byte_fallback)
-        self.vocab = dict(zip(self._texts, range(len(self._texts))))
-        self._user = matcher([t for t, k in zip(self._texts, self._types) if k == USER_DEFINED])
+        self.vocab = pieces.index()
+        self._user = matcher(list(compress(self._texts, pieces.mask(USER_DEFINED))))
+        self._in_trie = pieces.mask(NORMAL, USER_DEFINED, UNUSED)
+        self._has_unused = UNUSED in self._types
         self._merge_table = None
-        self._cut_rx = None
+        self._lean = None
+        self._cut_sets = None
         self._cache = {}
         self._hf = None
 
@@ -210,58 +87,111 @@ class SentencePieceBPE:
                 i += 1
         return out
 
-    @property
-    def _cuts(self):
+    def _cut_points(self, s):
         """Where a text can be cut into parts that BPE encodes on its own: before a
         "▁" whose left neighbour never precedes "▁" inside a piece, and after a "▁"
         whose right neighbour never follows one. No merge can cross such a cut (the
         piece it would make would hold that pair), so the parts give the same
-        result as the whole, and each part can be cached."""
-        if self._cut_rx is None:
-            before, after = set(), set()
-            for t in self._texts:
-                k = t.find(SPACE, 1)
-                while 0 < k:
-                    before.add(t[k - 1])
-                    k = t.find(SPACE, k + 1)
-                k = t.find(SPACE, 0, len(t) - 1)
-                while 0 <= k < len(t) - 1:
-                    after.add(t[k + 1])
-                    k = t.find(SPACE, k + 1, len(t) - 1)
-            left = f"(?<![{re.escape(''.join(sorted(before)))}])" if before else ""
-            right = f"(?![{re.escape(''.join(sorted(after)))}])" if after else ""
-            self._cut_rx = re.compile(f"{left}(?={SPACE})|(?<={SPACE}){right}")
-        return self._cut_rx
+        result as the whole, and each part can be cached. Ends with len(s)."""
+        if self._cut_sets is None:
+            self._cut_sets = _space_neighbours(self._texts)
+        before, after = self._cut_sets
+        n = len(s)
+        cuts = []
+        k = s.find(SPACE)
+        while k >= 0:
+            if k and s[k - 1] not in before:
+                cuts.append(k)
+            if k + 1 < n and s[k + 1] not in after:
+                cuts.append(k + 1)
+            k = s.find(SPACE, k + 1)
+        cuts.append(n)
+        return cuts
 
     def tokenize(self, sequence: str, on_event=None) -> list:
+        ids, values, starts, ends = self.encode_columns(sequence)
+        return list(map(Token, ids, values, zip(starts, ends)))
+
+    def encode_columns(self, sequence: str):
+        """(ids, pieces, starts, ends) of the tokens: the text's parts encoded on
+        their own (and cached), runs of unknowns fused across parts."""
+        ids, values, starts, ends = [], [], [], []
         if not sequence:
-            return []
-        n = len(sequence)
-        cuts = [m.start() for m in self._cuts.finditer(sequence)]
+            return ids, values, starts, ends
         cache, unk_id, fuse = self._cache, self.unk_id, not self.byte_fallback
-        out = []
         last = 0
-        for cut in cuts + [n]:
+        for cut in self._cut_points(sequence):
             if cut <= last:
                 continue
             part = sequence[last:cut]
-            toks = cache.get(part)
-            if toks is None:
-                toks = self._tokenize_part(part)
+            cols = cache.get(part)
+            if cols is None:
+                cols = self._part_columns(part)
                 if len(cache) < 50_000 and len(part) < 64:
-                    cache[part] = toks
-            if fuse and out and out[-1].id == unk_id and toks[0].id == unk_id:
-                prev = out.pop()
-                first = toks[0]
-                out.append(Token(unk_id, prev.value + first.value,
-                                 (prev.offsets[0], first.offsets[1] + last)))
-                toks = toks[1:]
-            if last:
-                out.extend([Token(i, v, (a + last, b + last)) for i, v, (a, b) in toks])
-            else:
-                out.extend(toks)
+                    cache[part] = cols
+            p_ids, p_values, p_starts, p_ends = cols
+            if fuse and ids and ids[-1] == unk_id and p_ids[0] == unk_id:
+                values[-1] += p_values[0]
+                ends[-1] = p_ends[0] + last
+                p_ids, p_values, p_starts, p_ends = (p_ids[1:], p_values[1:],
+                                                     p_starts[1:], p_ends[1:])
+            ids += p_ids
+            values += p_values
+            starts += map(last.__add__, p_starts)
+            ends += map(last.__add__, p_ends)
             last = cut
-        return out
+        return ids, values, starts, ends
+
+    def _part_columns(self, s):
+        """One part's (ids, pieces, starts, ends) as tuples (they may be cached)."""
+        if len(s) <= 256 and not self._has_unused and (
+                self._user is None or self._user.search(s) is None):
+            return self._merge_lean(s)
+        toks = self._tokenize_part(s)
+        return (tuple([t[0] for t in toks]), tuple([t[1] for t in toks]),
+                tuple([t[2][0] for t in toks]), tuple([t[2][1] for t in toks]))
+
+    def _merge_lean(self, s):
+        """The heap merge of `_tokenize_part` for a short part with no user-defined
+        symbol in a model without UNUSED pieces: the same merges in the same order
+        (best score first, leftmost on a tie: max() then index() over the list
+        of adjacent pairs' scores), without a heap or per-symbol Python objects."""
+        if self._lean is None:
+            mask = self._in_trie
+            id_of = dict(self.vocab)  # the pieces a symbol may be: not control, byte, unk
+            for t in compress(self._texts, mask.translate(_FLIP)):
+                del id_of[t]
+            self._lean = (dict(zip(compress(self._texts, mask), compress(self._scores, mask))),
+                          id_of)
+        score_of, id_of = self._lean
+        get = score_of.get
+        syms = list(s)
+        pairs = list(map(get, map(add, syms, syms[1:]), repeat(_NEG_INF)))
+        while pairs:
+            best = max(pairs)
+            if best == _NEG_INF:
+                break
+            i = pairs.index(best)
+            merged = syms[i] + syms.pop(i + 1)
+            syms[i] = merged
+            del pairs[i]
+            if i:
+                pairs[i - 1] = get(syms[i - 1] + merged, _NEG_INF)
+            if i < len(pairs):
+                pairs[i] = get(merged + syms[i + 1], _NEG_INF)
+        ends = list(accumulate(map(len, syms)))
+        starts = [0] + ends[:-1]
+        ids = list(map(id_of.get, syms))
+        if None in ids:  # a char no piece holds: bytes, or one unknown per run
+            return self._unknowns(syms, starts, ends)
+        return tuple(ids), tuple(syms), tuple(starts), tuple(ends)
+
+    def _unknowns(self, syms, starts, ends):
+        toks = []
+        for sym, start, end in zip(syms, starts, ends):
+            self._put(toks, sym, start, end, {})
+        return (tuple([t[0] for t in toks]), tuple([t[1] for t in toks]),
+                tuple([t[2][0] for t in toks]), tuple([t[2][1] for t in toks]))
 
     def _tokenize_part(self, s: str) -> list:
         syms = self._symbols(s)
@@ -304,34 +234,34 @@ class SentencePieceBPE:
         return self._emit(s, starts, ends, nxt, rev)
 
     def _emit(self, s, starts, ends, nxt, rev):
-        vocab, unk_id = self.vocab, self.unk_id
         tokens = []
-        types = self._types
-
-        def put(piece, start, end):
-            i = vocab.get(piece)
-            if i is not None and types[i] == UNUSED and piece in rev:
-                left, right = rev[piece]
-                put(left, start, start + len(left))
-                put(right, start + len(left), end)
-                return
-            if i is not None and types[i] in (NORMAL, USER_DEFINED, UNUSED):
-                tokens.append(Token(i, piece, (start, end)))
-            elif self.byte_fallback:
-                for b in piece.encode("utf-8", "surrogatepass"):
-                    name = byte_token(b)
-                    tokens.append(Token(vocab.get(name, unk_id), name, (start, end)))
-            elif tokens and tokens[-1].id == unk_id:
-                last = tokens[-1]
-                tokens[-1] = Token(unk_id, last.value + piece, (last.offsets[0], end))
-            else:
-                tokens.append(Token(unk_id, piece, (start, end)))
-
         i = 0
         while i >= 0:
-            put(s[starts[i]:ends[i]], starts[i], ends[i])
+            self._put(tokens, s[starts[i]:ends[i]], starts[i], ends[i], rev)
             i = nxt[i]
         return tokens
+
+    def _put(self, tokens, piece, start, end, rev):
+        """Append the token(s) of one final symbol: an UNUSED piece split back into
+        what it was made of, a piece, its bytes (byte fallback) or an unknown
+        (fused with an unknown just before it)."""
+        vocab, unk_id, types = self.vocab, self.unk_id, self._types
+        i = vocab.get(piece)
+        if i is not None and types[i] == UNUSED and piece in rev:
+            left, right = rev[piece]
+            self._put(tokens, left, start, start + len(left), rev)
+            self._put(tokens, right, start + len(left), end, rev)
+        elif i is not None and types[i] in (NORMAL, USER_DEFINED, UNUSED):
+            tokens.append(Token(i, piece, (start, end)))
+        elif self.byte_fallback:
+            for b in piece.encode("utf-8", "surrogatepass"):
+                name = byte_token(b)
+                tokens.append(Token(vocab.get(name, unk_id), name, (start, end)))
+        elif tokens and tokens[-1].id == unk_id:
+            last = tokens[-1]
+            tokens[-1] = Token(unk_id, last.value + piece, (last.offsets[0], end))
+        else:
+            tokens.append(Token(unk_id, piece, (start, end)))
 
     # -- tokenizer.json -------------------------------------------------------------
     def hf_model(self):
@@ -358,3 +288,22 @@ class SentencePieceBPE:
 
     def to_dict(self):
         return self.hf_model().to_dict()
+
+
+def _space_neighbours(texts):
+    """The chars found just before a "▁" (not at a piece's start) and just after
+    one (not at its end) inside the pieces: a search for "▁" over the joined
+    texts and over their reverse (a literal first char makes re scan quickly)."""
+    joined = "\0".join(texts)
+    if joined.count("\0") != len(texts) - 1:  # a piece holds a NUL: piece by piece
+        before, after = set(), set()
+        for t in texts:
+            before.update(_NEXT_CHAR.findall(t[::-1]))
+            after.update(_NEXT_CHAR.findall(t))
+        return before, after
+    before = set(_NEXT_CHAR.findall(joined[::-1]))
+    after = set(_NEXT_CHAR.findall(joined))
+    return before - {"\0"}, after - {"\0"}
+
+
+_NEXT_CHAR = re.compile(f"{SPACE}(?=(.))", re.S)

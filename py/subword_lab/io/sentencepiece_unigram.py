@@ -1,0 +1,280 @@
+"""sentencepiece's Unigram encoder (EncodeOptimized), over the whole normalized text.
+
+See sentencepiece_encode.py for why the whole text, and docs/architecture.md.
+
+Speed without giving up exactness: a model without user-defined pieces takes a
+lean lattice (`_cuts`): one dict from each piece, and each prefix of one, to its
+float32 score (NaN for a prefix that is no usable piece, so it never wins a
+comparison), a rounding to float32 through a one-slot array('f') only when a
+candidate beats the best so far, and ids looked up once for the chosen path.
+Models with user-defined pieces (scored in double, see `_best_path`) keep the
+general lattice.
+"""
+from __future__ import annotations
+
+import random
+import struct
+from array import array
+from itertools import compress
+
+from ..models.base import Token, byte_token
+from ..models.unigram import UNK_PENALTY, Unigram, _prefix_table
+from .sentencepiece_encode import NORMAL, UNUSED, USER_DEFINED, f32
+
+__all__ = ["SentencePieceUnigram"]
+
+_F32 = struct.Struct("<f")
+_FLT_MIN = 1.1754943508222875e-38   # C's FLT_MIN, sentencepiece's start for max_score
+_FLT_MAX = 3.4028234663852886e+38
+_NAN = float("nan")
+_NEG_INF = float("-inf")
+
+
+class SentencePieceUnigram(Unigram):
+    """sentencepiece's Unigram encoder (EncodeOptimized): the whole normalized text
+    is one lattice of NORMAL, USER_DEFINED and UNUSED pieces (UNUSED never taken);
+    a user-defined piece scores `bytes * max_score - 0.1`; every path score is a
+    float32, and a later edge wins only with a strictly greater score."""
+
+    def __init__(self, pieces, unk_id, byte_fallback=False):
+        # Unigram's own __init__ would build its lookup tables now; here they are
+        # built on first use, so that opening a file stays quick.
+        self.pieces = pieces.texts
+        self.scores = pieces.scores
+        self._types = pieces.types
+        self.unk_id = unk_id
+        self.byte_fallback = bool(byte_fallback)
+        self.vocab = pieces.index()
+        self._normal = pieces.mask(NORMAL)
+        self.min_score = min(compress(self.scores, self._normal), default=_FLT_MAX)
+        self._max_score = max(_FLT_MIN, max(compress(self.scores, self._normal),
+                                            default=_FLT_MIN))
+        self.unk_score = f32(self.min_score - UNK_PENALTY)
+        self._has_user = USER_DEFINED in self._types
+        self._tables = {}
+        self._cache = {}
+        self._rng = random.Random()
+
+    @property
+    def _table(self):
+        """Unigram's prefix table (for the lattice views, n-best and sampling)."""
+        if "hf" not in self._tables:
+            self._tables["hf"] = _prefix_table(self.pieces)
+        return self._tables["hf"]
+
+    @property
+    def _spm_table(self):
+        """Only pieces sentencepiece puts in its trie can be matched in text:
+        piece -> (id, score), -1 for UNUSED; a prefix of a piece -> None."""
+        table = self._tables.get("spm")
+        if table is None:
+            max_score = self._max_score
+            lattice = {}
+            for i, (piece, score, kind) in enumerate(zip(self.pieces, self.scores, self._types)):
+                if kind == NORMAL:
+                    lattice[piece] = (i, score)
+                elif kind == USER_DEFINED:
+                    lattice[piece] = (i, f32(len(piece.encode("utf-8")) * max_score) - 0.1)
+                elif kind == UNUSED:
+                    lattice[piece] = (-1, 0.0)
+            table = {piece[:k]: None for piece in lattice for k in range(1, len(piece))}
+            table.update(lattice)
+            self._tables["spm"] = table
+        return table
+
+    @property
+    def _lean_tables(self):
+        """For a model without user-defined pieces: (every NORMAL piece -> its
+        float32 score, and every prefix of one that is no NORMAL piece -> NaN;
+        every NORMAL piece -> its id). Other pieces never enter the lattice, and
+        the walk from a position needs only the prefixes of the pieces it can find."""
+        tables = self._tables.get("lean")
+        if tables is None:
+            normal = self._normal
+            texts = list(compress(self.pieces, normal))
+            scores = dict.fromkeys([t[:k] for t in texts for k in range(1, len(t))], _NAN)
+            scores.update(zip(texts, compress(self.scores, normal)))
+            ids = dict(zip(texts, compress(range(len(self.pieces)), normal)))
+            tables = self._tables["lean"] = (scores, ids)
+        return tables
+
+    def _cuts(self, s: str) -> list:
+        """The best path's boundaries [0, ..., len(s)], for a model without
+        user-defined pieces: the same lattice and float32 arithmetic as
+        `_best_path` (NORMAL scores and path scores are float32; their sum in
+        double, rounded to float32, is C++'s float sum, since 53 >= 2 * 24 + 2
+        bits leave an addition no double-rounding error), with less work per
+        candidate. A candidate is rounded only if it beats the best as a double:
+        rounding never makes a smaller value greater."""
+        get = self._lean_tables[0].get
+        n = len(s)
+        best = [_NEG_INF] * (n + 1)
+        best[0] = 0.0
+        back = [0] * (n + 1)
+        unk_score = self.unk_score
+        slot = array("f", b"\0\0\0\0")  # slot[0] = x; slot[0] is x rounded to float32
+        for start in range(n):
+            base = best[start]
+            end = start + 1
+            score = get(s[start])
+            if score is None or score != score:  # no one-char piece here: an unknown edge
+                cand = base + unk_score
+                if cand > best[end]:  # a float32 is > best only if the double is
+                    slot[0] = cand
+                    if slot[0] > best[end]:
+                        best[end] = slot[0]
+                        back[end] = start
+                if score is None:
+                    continue
+            else:
+                cand = base + score
+                if cand > best[end]:
+                    slot[0] = cand
+                    if slot[0] > best[end]:
+                        best[end] = slot[0]
+                        back[end] = start
+            end += 1
+            while end <= n:
+                score = get(s[start:end])
+                if score is None:
+                    break
+                cand = base + score  # NaN for a mere prefix: never greater
+                if cand > best[end]:
+                    slot[0] = cand
+                    if slot[0] > best[end]:
+                        best[end] = slot[0]
+                        back[end] = start
+                end += 1
+        cuts = []
+        end = n
+        while end > 0:
+            cuts.append(end)
+            end = back[end]
+        cuts.append(0)
+        cuts.reverse()
+        return cuts
+
+    def encode_columns(self, s: str):
+        """(ids, pieces, starts, ends) of `s`'s tokens, offsets in `s`; no Token objects."""
+        if not s:
+            return [], [], [], []
+        if self._has_user:
+            toks = self._to_tokens(s, self._best_path(s))
+            return ([t[0] for t in toks], [t[1] for t in toks],
+                    [t[2][0] for t in toks], [t[2][1] for t in toks])
+        cuts = self._cuts(s)
+        starts, ends = cuts[:-1], cuts[1:]
+        values = list(map(s.__getitem__, map(slice, starts, ends)))
+        ids = list(map(self._lean_tables[1].get, values))
+        if None in ids:  # unknown edges: fused, or bytes with byte fallback
+            return self._unknowns(ids, values, starts, ends)
+        return ids, values, starts, ends
+
+    def _unknowns(self, ids, values, starts, ends):
+        """An unknown edge (id None) becomes its UTF-8 bytes with byte fallback;
+        otherwise a run of them fuses into one unknown token."""
+        unk_id, vocab = self.unk_id, self.vocab
+        out = ([], [], [], [])
+        out_ids, out_values, out_starts, out_ends = out
+        for i, value, start, end in zip(ids, values, starts, ends):
+            if i is None and self.byte_fallback:
+                for b in value.encode("utf-8", "surrogatepass"):
+                    name = byte_token(b)
+                    out_ids.append(vocab.get(name, unk_id))
+                    out_values.append(name)
+                    out_starts.append(start)
+                    out_ends.append(end)
+                continue
+            if i is None:
+                if out_ids and out_ids[-1] == unk_id:  # no NORMAL piece has the unk id
+                    out_values[-1] += value
+                    out_ends[-1] = end
+                    continue
+                i = unk_id
+            out_ids.append(i)
+            out_values.append(value)
+            out_starts.append(start)
+            out_ends.append(end)
+        return out
+
+    def _best_path(self, s: str) -> list:
+        n = len(s)
+        best = [0.0] * (n + 1)
+        back = [-1] * (n + 1)
+        back_id = [-1] * (n + 1)
+        get = self._spm_table.get
+        pack, unpack = _F32.pack, _F32.unpack
+        unk_score, unk_id = self.unk_score, self.unk_id
+        for start in range(n):
+            base = best[start]
+            single = False
+            end = start + 1
+            while end <= n:
+                hit = get(s[start:end], 0)
+                if hit == 0:
+                    break
+                if hit is not None and hit[0] >= 0:
+                    # float + float is a float in C++; the user-defined bonus is a
+                    # double, compared as such and then stored as a float.
+                    cand = base + hit[1]
+                    if back[end] < 0 or cand > best[end]:
+                        cand = unpack(pack(cand))[0]
+                        if back[end] < 0 or cand > best[end]:
+                            best[end] = cand
+                            back[end] = start
+                            back_id[end] = hit[0]
+                    if end == start + 1:
+                        single = True
+                end += 1
+            if not single:
+                end = start + 1
+                cand = unpack(pack(base + unk_score))[0]
+                if back[end] < 0 or cand > best[end]:
+                    best[end] = cand
+                    back[end] = start
+                    back_id[end] = unk_id
+        path = []
+        end = n
+        while end > 0:
+            start = back[end]
+            path.append((start, end, back_id[end]))
+            end = start
+        path.reverse()
+        return path
+
+    def _to_tokens(self, s: str, path) -> list:
+        """Runs of unknowns fuse (without byte fallback); an unknown run becomes its
+        UTF-8 bytes with byte fallback; a piece keeps the id the lattice chose."""
+        unk_id = self.unk_id
+        tokens = []
+        vocab = self.vocab
+        for start, end, i in path:
+            piece = s[start:end]
+            if i != unk_id:
+                tokens.append(Token(i, piece, (start, end)))
+            elif self.byte_fallback:
+                for b in piece.encode("utf-8", "surrogatepass"):
+                    name = byte_token(b)
+                    tokens.append(Token(vocab.get(name, unk_id), name, (start, end)))
+            elif tokens and tokens[-1].id == unk_id:
+                last = tokens[-1]
+                tokens[-1] = Token(unk_id, last.value + piece, (last.offsets[0], end))
+            else:
+                tokens.append(Token(unk_id, piece, (start, end)))
+        return tokens
+
+    def tokenize(self, sequence: str, on_event=None) -> list:
+        # The cache of the parent is keyed by word; here the text is a whole line.
+        if not sequence:
+            return []
+        if on_event is not None:
+            # The lattice events come from the parent's trace; the result is ours.
+            self._tokenize_traced(sequence, on_event)
+        if self._has_user:
+            return self._to_tokens(sequence, self._best_path(sequence))
+        return list(map(Token, *_with_offsets(self.encode_columns(sequence))))
+
+
+def _with_offsets(columns):
+    ids, values, starts, ends = columns
+    return ids, values, zip(starts, ends)

@@ -1,0 +1,229 @@
+"""The fast paths of sentencepiece .model files give what the general ones give.
+
+Opening and encoding a .model file has lean paths (a run of pieces read by
+regex passes, a Unigram lattice on one dict of float32 scores with an
+array('f') rounding, a BPE merge without a heap, columns instead of Token
+objects); each is checked here against the general path it stands in for and,
+for encodings, against sentencepiece itself on models trained to reach the
+unknown-character and byte-fallback branches.
+"""
+from __future__ import annotations
+
+import random
+import struct
+from array import array
+from pathlib import Path
+
+import pytest
+import sentencepiece as spm
+
+import subword_lab
+from subword_lab.io import sentencepiece_model
+from subword_lab.io.sentencepiece_model import parse_model
+
+TEXTS = ["", " ", "  a  b ", "Botchan   was\tborn", "日本語のテキストです。", "x\u0000y",
+         "ｱｲｳ①②", "🤗 emoji 🤗🤗", "\u2581\u2581 lead", "tail \u2581", "<s> </s> <unk>",
+         "a" * 300, "漢" * 300, "x\u0301\u0302 ß Σ"]
+
+
+def _texts(botchan_lines, multilingual_lines):
+    return TEXTS + botchan_lines[:150] + multilingual_lines
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, botchan_txt):
+    """Byte-fallback models without user-defined symbols: the lean paths with
+    unknown characters turned into bytes."""
+    folder = tmp_path_factory.mktemp("spm_fast")
+    paths = {}
+    for kind in ("unigram", "bpe"):
+        prefix = folder / f"bf_{kind}"
+        spm.SentencePieceTrainer.train(
+            input=str(botchan_txt), model_prefix=str(prefix), vocab_size=800,
+            model_type=kind, byte_fallback=True, minloglevel=2)
+        paths[kind] = prefix.with_suffix(".model")
+    return paths
+
+
+def _models(request, trained):
+    return [request.getfixturevalue("botchan_unigram_model"),
+            request.getfixturevalue("botchan_bpe_model"), trained["unigram"], trained["bpe"]]
+
+
+def test_array_rounding_is_struct_rounding():
+    rng = random.Random(11)
+    slot, f32 = array("f", [0.0]), struct.Struct("<f")
+    values = [rng.uniform(-1, 1) * 10.0 ** rng.randint(-30, 30) for _ in range(20_000)]
+    # sums of two float32 values, as the lattice makes them
+    singles = [f32.unpack(f32.pack(v))[0] for v in values]
+    values += [a + b for a, b in zip(singles, singles[1:])]
+    for v in values:
+        slot[0] = v
+        assert slot[0] == f32.unpack(f32.pack(v))[0], v
+
+
+def test_lean_unigram_lattice_is_the_general_one(request, trained, botchan_lines,
+                                                 multilingual_lines):
+    paths = [request.getfixturevalue("botchan_unigram_model"), trained["unigram"]]
+    for path in paths:
+        tok = subword_lab.load(path)
+        model = tok.model
+        assert not model._has_user
+        for text in _texts(botchan_lines, multilingual_lines):
+            s = tok.spm_normalizer.normalize_str(text).normalized
+            if s:
+                assert model.tokenize(s) == model._to_tokens(s, model._best_path(s)), text
+
+
+def test_lean_bpe_merge_is_the_heap_merge(request, trained, botchan_lines, multilingual_lines):
+    for path in (request.getfixturevalue("botchan_bpe_model"), trained["bpe"]):
+        tok = subword_lab.load(path)
+        model = tok.model
+        for text in _texts(botchan_lines, multilingual_lines):
+            s = tok.spm_normalizer.normalize_str(text).normalized
+            for part in [s] + s.split("\u2581"):
+                if part and len(part) <= 256:
+                    heap = model._tokenize_part(part)
+                    lean = model._merge_lean(part)
+                    assert list(zip(lean[0], lean[1], zip(lean[2], lean[3]))) == \
+                        [(t.id, t.value, t.offsets) for t in heap], part
+
+
+def test_columns_path_is_the_traced_path(request, trained, botchan_lines, multilingual_lines):
+    for path in _models(request, trained):
+        tok = subword_lab.load(path)
+        for text in _texts(botchan_lines, multilingual_lines):
+            fast, traced = tok.encode(text), tok.encode(text, on_event=lambda e: None)
+            for name in ("ids", "tokens", "offsets", "word_ids", "type_ids",
+                         "attention_mask", "special_tokens_mask"):
+                assert getattr(fast, name) == getattr(traced, name), (name, text)
+
+
+def test_byte_fallback_models_match_sentencepiece(trained, botchan_lines, multilingual_lines):
+    for path in trained.values():
+        ours = subword_lab.load(path)
+        oracle = spm.SentencePieceProcessor(model_file=str(path))
+        for text in _texts(botchan_lines, multilingual_lines):
+            enc = ours.encode(text)
+            assert enc.ids == oracle.encode(text), text
+            assert enc.tokens == oracle.encode(text, out_type=str), text
+
+
+def _general(data):
+    """The model as the general reader alone reads it (no runs read at once)."""
+    saved = sentencepiece_model.piece_run, sentencepiece_model.string_run
+    sentencepiece_model.piece_run = lambda data, pos, end: ([], [], [], pos)
+    sentencepiece_model.string_run = lambda data, pos, after_key, end: ([], pos)
+    try:
+        return parse_model(data)
+    finally:
+        sentencepiece_model.piece_run, sentencepiece_model.string_run = saved
+
+
+def _varint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    return bytes(out + bytes([n]))
+
+
+def _trainer(*symbols):
+    body = b"".join(b"\xf2\x01" + bytes([len(x)]) + x for x in symbols)  # field 30
+    return b"\x12" + _varint(len(body)) + body
+
+
+def _record(piece, score=None, kind=None):
+    body = b"\n" + bytes([len(piece)]) + piece
+    if score is not None:
+        body += b"\x15" + struct.pack("<f", score)
+    if kind is not None:
+        body += b"\x18" + bytes([kind])
+    return b"\n" + bytes([len(body)]) + body
+
+
+def _odd_shapes():
+    """Pieces with and without score and type fields, a NUL, a \\x15 byte, a bad
+    length byte and invalid UTF-8, each after a run of usual ones."""
+    usual = b"".join(_record(f"p{i}".encode(), -i / 3, 1) for i in range(40))
+    unk = _record(b"<unk>", 0.0, 2)
+    return {
+        "mixed fields": unk + usual + _record(b"a", -1.5) + _record(b"b", None, 1)
+        + _record(b"c") + usual.replace(b"p", b"q"),
+        "most without a type": unk + b"".join(_record(f"s{i}".encode(), -i / 7)
+                                              for i in range(100)) + usual,
+        "nul piece": unk + usual + _record(b"x\x00y", -2.0, 1) + _record(b"z", -3.0, 1),
+        "control byte piece": unk + usual + _record(b"\x15", -2.0, 1) + _record(b"w", -1.0),
+        "bad length": unk + usual + b"\n\x09\n\x05abc\x15\x00\x00\x00\x00",
+        "not utf-8": unk + usual + _record(b"\xff\xfe", -2.0, 1),
+        "control symbols": unk + usual + _trainer(b"<a>", b"<b>", b"\xe2\x96\x81", b"<c>"),
+        "control symbol not utf-8": unk + usual + _trainer(b"<a>", b"<\xff>", b"<c>"),
+    }
+
+
+@pytest.mark.parametrize("name", list(_odd_shapes()))
+def test_piece_runs_read_as_the_general_reader(name):
+    data = _odd_shapes()[name]
+    try:
+        expected = _general(data)
+    except subword_lab.SubwordLabError as exc:
+        with pytest.raises(subword_lab.SubwordLabError) as caught:
+            parse_model(data)
+        assert str(caught.value) == str(exc)
+        return
+    got = parse_model(data)
+    assert (got.pieces.texts, got.pieces.scores, got.pieces.types) == \
+        (expected.pieces.texts, expected.pieces.scores, expected.pieces.types)
+    assert got.trainer_spec == expected.trainer_spec
+
+
+def test_string_runs_are_read_at_once():
+    strings = [f"<ctl{i}>".encode() for i in range(300)]
+    data = _odd_shapes()["mixed fields"] + _trainer(*strings[:40])
+    calls = []
+    saved = sentencepiece_model.string_run
+
+    def spy(*args):
+        calls.append(saved(*args))
+        return calls[-1]
+    sentencepiece_model.string_run = spy
+    try:
+        model = parse_model(data)
+    finally:
+        sentencepiece_model.string_run = saved
+    assert model.trainer_spec.control_symbols == [s.decode() for s in strings[:40]]
+    assert len(calls) == 1 and len(calls[0][0]) == 40
+
+
+def test_real_files_read_as_the_general_reader(request):
+    import assets  # tools/, on the path from tests/conftest.py
+    paths = [request.getfixturevalue(f) for f in ("botchan_unigram_model", "botchan_bpe_model")]
+    # Mistral v3: 768 control symbols in its trainer spec, pieces of every shape
+    paths.append(assets.fetch(["mistral.tokenizer.model.v3"], quiet=True)[
+        "mistral.tokenizer.model.v3"])
+    for path in paths:
+        data = Path(path).read_bytes()
+        got, expected = parse_model(data), _general(data)
+        assert got.pieces == expected.pieces
+        assert got.trainer_spec == expected.trainer_spec
+
+
+def test_added_tokens_are_registered_when_asked_for(trained):
+    tok = subword_lab.load(trained["bpe"])
+    oracle = spm.SentencePieceProcessor(model_file=str(trained["bpe"]))
+    tok.encode("Botchan <s>")  # encoding does not need them
+    specials = {i: t.content for i, t in tok.get_added_tokens_decoder().items()}
+    expected = {i: oracle.id_to_piece(i) for i in range(oracle.get_piece_size())
+                if oracle.is_control(i) or oracle.is_unknown(i)}
+    assert specials == expected
+    assert all(t.special for t in tok.get_added_tokens_decoder().values())
+
+
+def test_space_neighbours_are_the_chars_next_to_an_inner_space():
+    from subword_lab.io.sentencepiece_models import _space_neighbours
+    space = "\u2581"
+    for texts in (["a\u2581\u2581b", "\u2581x", "y\u2581", "\u2581\u2581\u2581", "\n\u2581\n"],
+                  ["q\u0000\u2581r", "s\u2581", "\u2581t"]):
+        before = {t[k - 1] for t in texts for k in range(1, len(t)) if t[k] == space}
+        after = {t[k + 1] for t in texts for k in range(len(t) - 1) if t[k] == space}
+        assert _space_neighbours(texts) == (before, after)

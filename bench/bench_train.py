@@ -1,10 +1,11 @@
 """BPE and WordPiece training time: subword_lab against tokenizers, in one run.
 
-Each trainer learns a vocabulary of 1,000 and 5,000 tokens from (1) botchan.txt
-and (2) about 450 KB of English prose from the Python standard library's
-docstrings (the corpus bench_train_unigram.py uses). BPE uses GPT-2's byte-level
+Each trainer learns a vocabulary of 1,000 and 5,000 tokens from (1) botchan.txt,
+(2) about 450 KB of English prose from the Python standard library's
+docstrings and (3) a 450 KB multilingual mix (tools/corpora.py; the corpora
+bench_train_unigram.py uses). BPE uses GPT-2's byte-level
 pre-tokenizer, WordPiece BERT's; tokenizers' WordPieceTrainer is its BPE
-trainer in disguise, so that ratio compares different algorithms (aim: 4x),
+trainer in disguise, so that ratio compares different algorithms (aim: 3x),
 the BPE one the same algorithm (aim: 2x; the merges are identical).
 We report the best of `--repeat` runs of `train_from_iterator` (pre-tokenization
 included, as a user sees it), the part spent learning after the words were
@@ -12,7 +13,7 @@ counted, the ratio subword_lab / tokenizers, and our peak traced memory.
 With node and node_modules/pyodide present, the same runs (once each) under
 Pyodide in Node, as a ratio to CPython.
 
-    python bench/bench_train.py [--repeat 3] [--threads N] [--no-pyodide]
+    python bench/bench_train.py [--repeat 3] [--threads N] [--no-pyodide] [--corpus mixed]
 """
 from __future__ import annotations
 
@@ -35,9 +36,10 @@ SIZES = (1000, 5000)
 
 def corpora():
     import assets
-    from bench_train_unigram import docstring_corpus
+    from corpora import docstring_corpus, mixed_corpus
     botchan = assets.fetch(quiet=True)["botchan.txt"].read_text(encoding="utf-8").splitlines()
-    return {"botchan.txt": botchan, "stdlib docstrings": docstring_corpus()}
+    return {"botchan.txt": botchan, "stdlib docstrings": docstring_corpus(),
+            "mixed": mixed_corpus(450_000, botchan)}
 
 
 def ours(algo, vocab_size):
@@ -110,6 +112,7 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, help="RAYON_NUM_THREADS for tokenizers")
     parser.add_argument("--no-pyodide", action="store_true", help="skip the Pyodide runs")
+    parser.add_argument("--corpus", action="append", help="only this corpus (repeatable)")
     args = parser.parse_args(argv)
     if args.threads:
         os.environ["RAYON_NUM_THREADS"] = str(args.threads)
@@ -118,6 +121,8 @@ def main(argv=None):
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     specs = [(algo, size) for algo in ("bpe", "wordpiece") for size in SIZES]
     for name, lines in corpora().items():
+        if args.corpus and name not in args.corpus:
+            continue
         kb = sum(len(line.encode("utf-8")) + 1 for line in lines) / 1000
         in_pyodide = None if args.no_pyodide else pyodide_times(lines, specs)
         for i, (algo, vocab_size) in enumerate(specs):

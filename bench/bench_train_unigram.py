@@ -10,7 +10,7 @@ corpus negative log-likelihood of our model relative to tokenizers' (aim: at
 most +1%), plus our peak traced memory for one run (tracemalloc, measured in a
 separate pass so it does not slow the timing).
 
-    python bench/bench_train_unigram.py [--repeat 2] [--threads 1]
+    python bench/bench_train_unigram.py [--repeat 2] [--threads 1] [--corpus NAME] [--no-memory]
 
 `--threads` sets RAYON_NUM_THREADS for tokenizers (default: all cores, as users run it).
 """
@@ -102,6 +102,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--corpus", action="append", help="only this corpus (repeatable)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc pass")
     args = parser.parse_args()
     if args.threads:
         os.environ["RAYON_NUM_THREADS"] = str(args.threads)
@@ -109,10 +111,12 @@ def main():
     botchan = assets.fetch(quiet=True)["botchan.txt"].read_text(encoding="utf-8").splitlines()
     # (lines, script rule): tokenizers has none, so the mixed corpus runs ours without it
     corpora = {"botchan.txt": (botchan, True), "stdlib docstrings": (docstring_corpus(), True),
-               "mixed, no script rule": (mixed_corpus(450_000, botchan), False)}
+               "mixed": (mixed_corpus(450_000, botchan), False)}
     print(f"{'corpus':<22} {'KB':>5} {'vocab':>6} {'tokenizers s':>13} {'subword_lab s':>14} "
           f"{'ratio':>6} {'NLL vs tok.':>11} {'peak MB':>8}")
     for name, (lines, script_rule) in corpora.items():
+        if args.corpus and name not in args.corpus:
+            continue
         kb = line_bytes(lines) / 1000
         counts = word_counts(lines)
         for vocab_size in (1000, 4000):
@@ -124,7 +128,7 @@ def main():
             ours, our_vocab = min(t for t, _ in runs), runs[0][1]
             theirs = corpus_nll(hf_vocab, counts)
             nll = (corpus_nll(our_vocab, counts) - theirs) / theirs
-            peak = peak_memory_mb(lines, vocab_size, script_rule)
+            peak = math.nan if args.no_memory else peak_memory_mb(lines, vocab_size, script_rule)
             print(f"{name:<22} {kb:>5.0f} {vocab_size:>6} {hf:>13.3f} {ours:>14.3f} "
                   f"{ours / hf:>6.1f} {nll:>+10.2%} {peak:>8.1f}", flush=True)
 

@@ -149,18 +149,14 @@ def tokenizer_process(tokenizer):
     """text -> words with the tokenizer's own normalizer and pre-tokenizer.
 
     Only the words' text matters to a trainer, so the string-level entry points
-    (`normalize_str`, `pre_tokenize_str`) do, without tracking alignments."""
+    do, without tracking alignments (`normalize_str`, `words_function`)."""
+    from ..pre_tokenize_words import words_function
     normalizer = getattr(tokenizer, "normalizer", None)
-    pre_tokenizer = getattr(tokenizer, "pre_tokenizer", None)
-    normalize = normalizer.normalize_str if normalizer is not None else None
-    if pre_tokenizer is None:
-        if normalize is None:
-            return lambda text: [text] if text else []
-        return lambda text: [t] if (t := normalize(text)) else []
-    split = pre_tokenizer.pre_tokenize_str
-    if normalize is None:
-        return lambda text: [w for w, _ in split(text)]
-    return lambda text: [w for w, _ in split(normalize(text))]
+    words = words_function(getattr(tokenizer, "pre_tokenizer", None))
+    if normalizer is None:
+        return words
+    normalize = normalizer.normalize_str
+    return lambda text: words(normalize(text))
 
 
 def train_tokenizer(tokenizer, iterator, trainer, on_event=None):

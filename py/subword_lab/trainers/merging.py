@@ -145,6 +145,7 @@ class HfEngine:
         pc, words, counts, rl = self.pc, self.words, self.counts, self.vocab.rawlen
         newlen = rl[a] + rl[b]
         maxlen = self.max_len
+        limited = maxlen != U64  # without max_token_length every new pair counts
         formed = {}
         changed = []
         removed = 0
@@ -168,7 +169,7 @@ class HfEngine:
                         p = word[i - 1]
                         k = p << SHIFT | a
                         pc[k] = pc.get(k, 0) - c
-                        if rl[p] + newlen < maxlen:
+                        if not limited or rl[p] + newlen < maxlen:
                             k = p << SHIFT | new
                             pc[k] = pc.get(k, 0) + c
                             s = formed.get(k)
@@ -183,7 +184,7 @@ class HfEngine:
                         nx = word[i + 1]
                         k = b << SHIFT | nx
                         pc[k] = pc.get(k, 0) - c
-                        if rl[nx] + newlen < maxlen:
+                        if not limited or rl[nx] + newlen < maxlen:
                             k = new << SHIFT | nx
                             pc[k] = pc.get(k, 0) + c
                             s = formed.get(k)

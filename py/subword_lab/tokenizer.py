@@ -20,6 +20,7 @@ from . import pre_tokenizers as _pre_tokenizers
 from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
+from .pre_tokenize_words import words_function
 from .core import regex_guard
 from .core.errors import SubwordLabError
 from .core.safe_files import atomic_write, check_file_kind, read_text
@@ -491,15 +492,15 @@ class Tokenizer:
 
     # -- training ---------------------------------------------------------------------
 
-    def _process_for_training(self, text):
-        """What a trainer counts: the normalized, pre-tokenized pieces of `text`."""
-        ns = NormalizedString(text)
-        if self._normalizer is not None:
-            self._normalizer.normalize(ns)
-        pts = PreTokenizedString(ns)
-        if self.pre_tokenizer is not None:
-            self.pre_tokenizer.pre_tokenize(pts)
-        return [piece for piece, _, _ in pts.get_splits("original")]
+    def _training_words(self):
+        """`text -> [word, ...]`: what a trainer counts, the normalized and
+        pre-tokenized pieces of a text (their text only: a trainer needs no
+        offsets, so none are tracked)."""
+        words = words_function(self.pre_tokenizer)
+        if self._normalizer is None:
+            return words
+        normalize = self._normalizer.normalize_str
+        return lambda text: words(normalize(text))
 
     def train_from_iterator(self, iterator, trainer=None, length=None, on_event=None):
         """Train the model on an iterable of texts (or of lists of texts)."""
@@ -517,7 +518,7 @@ class Tokenizer:
                 else:
                     yield from item
 
-        trainer.feed(texts(), self._process_for_training)
+        trainer.feed(texts(), self._training_words())
         special = trainer.train(self._model, on_event=on_event)
         self.add_special_tokens(special or [])
 

@@ -185,3 +185,28 @@ def test_arbitrary_unicode_matches_tokenizers(text):
     text = "".join(c for c in text if unicodedata.category(c) != "Cn")
     for name, mine, ref in PAIRS:
         assert mine.pre_tokenize_str(text) == ref.pre_tokenize_str(text), name
+
+
+# -- the words-only path trainers use (pre_tokenize_words) ---------------------------------
+
+def test_training_words_equal_pre_tokenize_str():
+    import random
+    from subword_lab.pre_tokenize_words import words_function
+    P = ours
+    pres = [P.ByteLevel(add_prefix_space=False), P.ByteLevel(), P.ByteLevel(use_regex=False),
+            P.BertPreTokenizer(), P.Whitespace(), P.WhitespaceSplit(), P.Metaspace(),
+            P.Metaspace(prepend_scheme="never"), P.Metaspace(split=False),
+            P.Metaspace(prepend_scheme="first"),
+            P.Sequence([P.WhitespaceSplit(), P.Metaspace()]),
+            P.Sequence([P.Punctuation(), P.Digits()]),
+            P.Sequence([P.WhitespaceSplit(), P.ByteLevel()]),
+            P.Sequence([P.Whitespace(), P.Metaspace(prepend_scheme="first")])]
+    alphabet = list(" \t\n\u3000\u00a0\u2581abcXYZ12,.!?'\"é字ーя😀\u0301-")
+    rng = random.Random(7)
+    texts = ["", " ", "\u2581", "  a", "a  ", "\u2581\u2581a", "a\u2581", "Hello, world! It's 2024."]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24))) for _ in range(1500)]
+    for p in pres:
+        words = words_function(p)
+        for text in texts:
+            assert words(text) == [w for w, _ in p.pre_tokenize_str(text)], (p, text)
+    assert words_function(None)("a b") == ["a b"] and words_function(None)("") == []

@@ -7,6 +7,9 @@ learns a vocabulary from the counts (`train`) and fills the tokenizer's model.
 """
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
+
 from ..core.errors import SubwordLabError
 from ..core.safe_files import check_file_kind
 
@@ -85,12 +88,8 @@ class Trainer:
 
         The dict keeps first-occurrence order: the course's tie-break ("first")
         needs corpus order, which a plain dict gives for free."""
-        counts = {}
-        get = counts.get
-        for sequence in iterator:
-            for word in process(sequence):
-                counts[word] = get(word, 0) + 1
-        self.words = counts
+        # Counter counts in C and keeps first-occurrence order, as a dict does
+        self.words = dict(Counter(chain.from_iterable(map(process, iterator))))
 
     def feed_word_counts(self, counts):
         """Use ready-made word counts (a dict or (word, count) pairs), in that order."""
@@ -149,18 +148,14 @@ def tokenizer_process(tokenizer):
     """text -> words with the tokenizer's own normalizer and pre-tokenizer.
 
     Only the words' text matters to a trainer, so the string-level entry points
-    (`normalize_str`, `pre_tokenize_str`) do, without tracking alignments."""
+    do, without tracking alignments (`normalize_str`, `words_function`)."""
+    from ..pre_tokenize_words import words_function
     normalizer = getattr(tokenizer, "normalizer", None)
-    pre_tokenizer = getattr(tokenizer, "pre_tokenizer", None)
-    normalize = normalizer.normalize_str if normalizer is not None else None
-    if pre_tokenizer is None:
-        if normalize is None:
-            return lambda text: [text] if text else []
-        return lambda text: [t] if (t := normalize(text)) else []
-    split = pre_tokenizer.pre_tokenize_str
-    if normalize is None:
-        return lambda text: [w for w, _ in split(text)]
-    return lambda text: [w for w, _ in split(normalize(text))]
+    words = words_function(getattr(tokenizer, "pre_tokenizer", None))
+    if normalizer is None:
+        return words
+    normalize = normalizer.normalize_str
+    return lambda text: words(normalize(text))
 
 
 def train_tokenizer(tokenizer, iterator, trainer, on_event=None):

@@ -145,6 +145,7 @@ class HfEngine:
         pc, words, counts, rl = self.pc, self.words, self.counts, self.vocab.rawlen
         newlen = rl[a] + rl[b]
         maxlen = self.max_len
+        limited = maxlen != U64  # without max_token_length every new pair counts
         formed = {}
         changed = []
         removed = 0
@@ -168,7 +169,7 @@ class HfEngine:
                         p = word[i - 1]
                         k = p << SHIFT | a
                         pc[k] = pc.get(k, 0) - c
-                        if rl[p] + newlen < maxlen:
+                        if not limited or rl[p] + newlen < maxlen:
                             k = p << SHIFT | new
                             pc[k] = pc.get(k, 0) + c
                             s = formed.get(k)
@@ -183,7 +184,7 @@ class HfEngine:
                         nx = word[i + 1]
                         k = b << SHIFT | nx
                         pc[k] = pc.get(k, 0) - c
-                        if rl[nx] + newlen < maxlen:
+                        if not limited or rl[nx] + newlen < maxlen:
                             k = new << SHIFT | nx
                             pc[k] = pc.get(k, 0) + c
                             s = formed.get(k)
@@ -314,7 +315,13 @@ class ExactEngine:
             ws.discard(w)
         raise AssertionError("a pair with a positive count has no occurrence")
 
+    def _plain_scored(self):
+        """WordPiece's usual case: scores only, no tie-break by position, no limits."""
+        return self.scored and not self.first and self.max_len is None and not self.min_frequency
+
     def pop(self):
+        if self._plain_scored():
+            return self._pop_scored()
         heap = self.heap
         while heap:
             entry = heapq.heappop(heap)
@@ -329,6 +336,25 @@ class ExactEngine:
                 self.stop = "min_frequency"
                 return None
             return entry[-1]
+        self.stop = "no_pairs"
+        return None
+
+    def _pop_scored(self):
+        """pop() for _plain_scored, inlined: an entry is (-score, key), and a stale
+        one goes back with its current score."""
+        heap, get, freq = self.heap, self.pc.get, self.freq
+        pop, push, sh, mask = heapq.heappop, heapq.heappush, SHIFT, MASK
+        while heap:
+            entry = pop(heap)
+            k = entry[1]
+            c = get(k, 0)
+            if c <= 0:
+                continue
+            v = -c / (freq[k >> sh] * freq[k & mask])
+            if v != entry[0]:
+                push(heap, (v, k))
+                continue
+            return k
         self.stop = "no_pairs"
         return None
 
@@ -379,6 +405,8 @@ class ExactEngine:
                 self.first_at[k] = here
 
     def merge(self, a, b, new):
+        if self.scored and not self.first:
+            return self._merge_scored(a, b, new)
         key = a << SHIFT | b
         pc, words, counts, freq = self.pc, self.words, self.counts, self.freq
         if freq is not None and new >= len(freq):
@@ -427,10 +455,85 @@ class ExactEngine:
         self._push(touched)
         return changed, removed
 
+    def _merge_scored(self, a, b, new):
+        """merge() for WordPiece without the corpus-order tie-break, with the
+        book-keeping of every pair formed (`_formed`) inlined."""
+        key = a << SHIFT | b
+        pc, words, counts, freq = self.pc, self.words, self.counts, self.freq
+        where, left, right = self.where, self.left, self.right
+        if new >= len(freq):
+            freq.extend([0] * (new + 1 - len(freq)))
+        get, sh = pc.get, SHIFT
+        touched = set()
+        changed = []
+        removed = 0
+        for w in where.pop(key, ()):
+            word = words[w]
+            if a not in word:
+                continue
+            c = counts[w]
+            i = 0
+            hit = False
+            index = word.index
+            while True:
+                try:
+                    i = index(a, i)
+                except ValueError:
+                    break
+                if i + 1 < len(word) and word[i + 1] == b:
+                    hit = True
+                    pc[key] -= c
+                    freq[a] -= c
+                    freq[b] -= c
+                    freq[new] += c
+                    word[i] = new
+                    del word[i + 1]
+                    # each side: the old neighbour pair goes, a new one forms
+                    if i > 0:
+                        p = word[i - 1]
+                        pc[p << sh | a] -= c
+                        k = p << sh | new
+                        old = get(k, 0)
+                        pc[k] = old + c
+                        ws = where.get(k)
+                        if ws is None:
+                            where[k] = {w}
+                        else:
+                            ws.add(w)
+                        touched.add(k)
+                        if old <= 0:
+                            left.setdefault(p, set()).add(k)
+                            right.setdefault(new, set()).add(k)
+                    if i + 1 < len(word):
+                        nx = word[i + 1]
+                        pc[b << sh | nx] -= c
+                        k = new << sh | nx
+                        old = get(k, 0)
+                        pc[k] = old + c
+                        ws = where.get(k)
+                        if ws is None:
+                            where[k] = {w}
+                        else:
+                            ws.add(w)
+                        touched.add(k)
+                        if old <= 0:
+                            left.setdefault(new, set()).add(k)
+                            right.setdefault(nx, set()).add(k)
+                    removed += c
+                i += 1
+            if hit:
+                changed.append(w)
+        if pc.get(key) == 0:
+            del pc[key]
+        self._add_pairs_with(a, touched)
+        self._add_pairs_with(b, touched)
+        self._push(touched)
+        return changed, removed
+
     def _push(self, touched):
         """Fresh heap entries for the pairs whose value may have gone up."""
         heap, pc = self.heap, self.pc
-        if self.scored and not self.first and self.max_len is None and not self.min_frequency:
+        if self._plain_scored():
             # the common WordPiece case, inlined: it runs for every neighbour pair
             freq, left, right, push = self.freq, self.left, self.right, heapq.heappush
             get, sh, mask = pc.get, SHIFT, MASK

@@ -52,7 +52,7 @@ class ParityBpeTrainer:
                                   "iterators: give one per language", field="dev_iterators")
         if ratio is not None and len(ratio) != n:
             raise SubwordLabError(f"{len(ratio)} ratios for {n} languages", field="ratio")
-        count = tokenizer._process_for_training
+        count = tokenizer._training_words()
         train = [_word_counts(texts, count) for texts in train_iterators]
         dev = [_word_counts(texts, count) for texts in dev_iterators] if dev_iterators else None
         alphabet = self._alphabet(train)

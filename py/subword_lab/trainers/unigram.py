@@ -213,9 +213,13 @@ class UnigramTrainer(Trainer):
               "unused_count": len(unused), "unused": self._limit(unused)})
 
     def _finalize_em(self, state, required):
-        """SentencePiece's final vocabulary: every required character (with its
-        learned score, or just below the lowest score if EM dropped it), then the
-        best-scored pieces until the vocabulary is full; sorted by score."""
+        """The final vocabulary: every required character (with its learned score,
+        or just below the lowest score if EM dropped it), then the pieces that one
+        last pruning round keeps (by likelihood loss, where SentencePiece takes the
+        best-scored and tokenizers the first in seed order); sorted by score."""
+        alive = {state.pieces[i] for i in state.order}
+        missing = sum(1 for ch in required if ch not in alive)
+        state.prune_to(self._room() - missing, required)
         scores = state.scores
         live = {state.pieces[i]: scores[i] for i in state.order}
         min_score = min(live.values()) if live else 0.0

@@ -30,7 +30,10 @@ SPACE_MARK = "\u2581"  # "▁", what Metaspace puts in front of words
 _END = "\0"  # the boundary character between joined words
 
 
-_SCRIPT_ALIASES = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HALFWIDTH": "CJK", "IDEOGRAPHIC": "CJK"}
+# kana and kanji are one script, as sentencepiece merges them; "ー" (KATAKANA-HIRAGANA
+# PROLONGED SOUND MARK) too, which sentencepiece names in its rule.
+_SCRIPT_ALIASES = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HALFWIDTH": "CJK", "IDEOGRAPHIC": "CJK",
+                   "KATAKANA-HIRAGANA": "CJK"}
 
 
 def script_of(ch: str):

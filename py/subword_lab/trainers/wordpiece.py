@@ -39,6 +39,9 @@ class WordPieceTrainer(MergeTrainer):
         kept = set(alphabet)
         prefix = self.continuing_subword_prefix or ""
         suffix = self.end_of_word_suffix or ""
+        if not suffix and not self.initial_alphabet and "" not in self.words \
+                and kept.issuperset(set().union(*self.words)):
+            return self._initial_tokens_plain(vocab, prefix)
         splits, counts, initial = [], [], set()
         for ch in self.initial_alphabet:
             if ch in kept:
@@ -55,6 +58,22 @@ class WordPieceTrainer(MergeTrainer):
             vocab.add(token)
         ids = vocab.ids
         return [[ids[t] for t in split] for split in splits], counts
+
+    def _initial_tokens_plain(self, vocab, prefix):
+        """_initial_tokens when every character is kept and no suffix or initial
+        alphabet is given: one id per first character and per continuing one."""
+        words = self.words
+        firsts = {word[0] for word in words}
+        inner = set().union(*(word[1:] for word in words))
+        initial = firsts | {prefix + ch for ch in inner}
+        for token in sorted(initial):
+            vocab.add(token)
+        ids = vocab.ids
+        first_id = {ch: ids[ch] for ch in firsts}
+        inner_id = {ch: ids[prefix + ch] for ch in inner}
+        get = inner_id.__getitem__
+        splits = [[first_id[word[0]], *map(get, word[1:])] for word in words]
+        return splits, list(words.values())
 
     def _engine(self, vocab, words, counts):
         return ExactEngine(vocab, words, counts, scored=True,

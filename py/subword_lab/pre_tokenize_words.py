@@ -1,0 +1,141 @@
+"""Pre-tokenization for training: the words' text only, without alignments.
+
+A trainer only counts words, so it needs none of the offsets `pre_tokenize`
+tracks. `words_function(pre_tokenizer)` returns `text -> [word, ...]` giving
+exactly the pieces `pre_tokenize_str` gives: for the pre-tokenizers training
+mostly uses (ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit,
+Metaspace, and Sequences of them) by plain string operations, for any other one
+(or a subclass, or Metaspace's "first" scheme, which depends on offsets) through
+`pre_tokenize_str` itself. tests/python/test_pre_tokenizers.py holds the two
+paths equal.
+"""
+from __future__ import annotations
+
+from .core import byte_level
+from . import pre_tokenizers as pt
+
+__all__ = ["words_function"]
+
+
+def words_function(pre_tokenizer):
+    """`text -> [word, ...]` for `pre_tokenizer` (None: the text is one word)."""
+    if pre_tokenizer is None:
+        return lambda text: [text] if text else []
+    fast = _fast(pre_tokenizer)
+    if fast is not None:  # an empty text has no split at all to work on
+        return lambda text: fast(text) if text else []
+    split = pre_tokenizer.pre_tokenize_str
+    return lambda text: [w for w, _ in split(text)]
+
+
+def _fast(p):
+    """The string-only function for `p`, or None when it has none."""
+    kind = type(p)
+    if kind is pt.ByteLevel:
+        return _byte_level(p)
+    if kind is pt.BertPreTokenizer:
+        return _kept_matches(pt._bert_pieces())
+    if kind is pt.Whitespace:
+        return _kept_matches(pt._words_or_symbols())
+    if kind is pt.WhitespaceSplit:
+        return _kept_gaps(pt._whitespace_run())
+    if kind is pt.Metaspace and p.prepend_scheme != "first":
+        return _metaspace(p)
+    if kind is pt.Sequence:
+        steps = [_fast(item) for item in p.pretokenizers]
+        if any(step is None for step in steps):
+            return None
+        return _sequence(steps)
+    return None
+
+
+def _kept_matches(pattern):
+    """split(pattern, "removed", invert=True): the non-empty matches."""
+    finditer = pattern.finditer
+    return lambda text: [w for m in finditer(text) if (w := m.group())]
+
+
+def _kept_gaps(pattern):
+    """split(pattern, "removed"): the non-empty text between matches."""
+    finditer = pattern.finditer
+
+    def words(text):
+        out, prev = [], 0
+        for m in finditer(text):
+            start, end = m.span()
+            if prev < start:
+                out.append(text[prev:start])
+            prev = end
+        if prev < len(text):
+            out.append(text[prev:])
+        return out
+    return words
+
+
+def _isolated(pattern):
+    """split(pattern, "isolated"): matches and the text between them, non-empty."""
+    finditer = pattern.finditer
+
+    def words(text):
+        out, prev = [], 0
+        for m in finditer(text):
+            start, end = m.span()
+            if prev < start:
+                out.append(text[prev:start])
+            if start < end:
+                out.append(text[start:end])
+            prev = end
+        if prev < len(text):
+            out.append(text[prev:])
+        return out
+    return words
+
+
+# byte -> its byte-level character, as str.translate tables: ASCII text maps char
+# by char; other text goes through its UTF-8 bytes read as Latin-1 (one char a byte)
+_BYTE_CHARS = {b: c for b, c in byte_level.bytes_to_unicode().items()}
+_ASCII_TABLE = {b: c for b, c in _BYTE_CHARS.items() if b < 128}
+
+
+def _to_byte_chars(word: str) -> str:
+    if word.isascii():
+        return word.translate(_ASCII_TABLE)
+    return word.encode("utf-8").decode("latin-1").translate(_BYTE_CHARS)
+
+
+def _byte_level(p):
+    split = _isolated(byte_level.gpt2_regex()) if p.use_regex else (lambda t: [t] if t else [])
+    prefix = p.add_prefix_space
+
+    def words(text):
+        if prefix and not text.startswith(" "):
+            text = " " + text
+        return [_to_byte_chars(w) for w in split(text)]
+    return words
+
+
+def _metaspace(p):
+    rep, always, cut = p.replacement, p.prepend_scheme == "always", p.split
+
+    def words(text):
+        if " " in text:
+            text = text.replace(" ", rep)
+        if always and not text.startswith(rep):
+            text = rep + text
+        if not cut:
+            return [text]
+        # merged_with_next: every replacement character starts a piece
+        parts = text.split(rep)
+        out = [parts[0]] if parts[0] else []
+        out.extend(rep + part for part in parts[1:])
+        return out
+    return words
+
+
+def _sequence(steps):
+    def words(text):
+        pieces = [text] if text else []
+        for step in steps:
+            pieces = [w for piece in pieces for w in step(piece)]
+        return pieces
+    return words

@@ -5,6 +5,9 @@
 //   worker -> page   {id, ok: true, result} | {id, ok: false, error: {message, kind}}
 //   worker -> page   {type: "status", stage, detail?}   stages: runtime, python, install, ready, error
 //   worker -> page   {type: "events", batch: [...]}      events from Python, batched
+//   worker -> page   {type: "regex", phase: "start", pattern, field, file, size, digest, key}
+//                    {type: "regex", phase: "end"}       around a user regex's match that
+//                    Python cannot time here (core/regex_guard.py): the page's watchdog
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -62,7 +65,22 @@ json.dumps({"micropip": micropip.__version__, "subword_lab": webapi.version()})
     throw new Error(`micropip did not load from this site (version ${versions.micropip}, from ${source})`);
   }
   const webapi = pyodide.pyimport("subword_lab.web.api");
+  const guard = pyodide.pyimport("subword_lab.core.regex_guard");
+  guard.set_listener(regexStep);
+  guard.destroy();
   return { pyodide, webapi, versions };
+}
+
+// ---- user regexes: nothing can interrupt Python from inside a worker without
+// SharedArrayBuffer (which plain static hosts cannot enable), so the page is told that
+// a match it may have to end is starting. The message leaves before Python goes on, so
+// the page hears it even if the match never returns. Python calls this only for the
+// patterns that can backtrack, on texts long enough to matter.
+let currentKey = null; // the tokenizer the running command works with
+function regexStep(phase, pattern, field, path, size, digest) {
+  if (phase !== "start") return postMessage({ type: "regex", phase });
+  const file = path ? String(path).split("/").pop() : null;
+  postMessage({ type: "regex", phase, pattern, field, file, size, digest, key: currentKey });
 }
 
 const engine = boot();
@@ -117,7 +135,10 @@ function errorOf(error) {
   const text = String(error && error.message ? error.message : error);
   const lines = text.trim().split("\n");
   const last = lines[lines.length - 1] || text;
-  const match = /^([A-Za-z_.]+(?:Error|Exception)):\s*(.*)$/s.exec(last);
+  // Pyodide's PythonError knows the exception's class (RegexTooSlow ends in neither word).
+  const type = error && typeof error.type === "string" && /^\w+$/.test(error.type) ? error.type : "(?:Error|Exception)";
+  const match = new RegExp(`^([A-Za-z_.]*${type}):\\s*(.*)$`, "s").exec(last)
+    || /^([A-Za-z_.]+(?:Error|Exception)):\s*(.*)$/s.exec(last);
   const found = match ? { kind: match[1].split(".").pop(), message: match[2] } : { kind: "Error", message: last };
   // The worker's own file system is no business of the reader's: a path such as
   // /tmp/subword-lab-x1y2/tokenizer.json reads as its file name.
@@ -131,6 +152,7 @@ self.onmessage = async (event) => {
     const ready = await engine;
     const fn = commands[cmd];
     if (!fn) throw new Error(`unknown command ${cmd}`);
+    currentKey = (args && (args.key ?? args.args?.key)) ?? null;
     const raw = await fn(args || {}, ready);
     const result = typeof raw === "string" ? JSON.parse(raw) : raw;
     postMessage({ id, ok: true, result });

@@ -106,8 +106,10 @@ const commands = {
   async openFile({ key, name, bytes, names, blobs, options }, { webapi }) {
     // Several files opened together arrive as names + blobs (the loader pairs them).
     const opts = options ? JSON.stringify(options) : undefined; // JS null reaches Python as jsnull, not None
-    if (names) return webapi.open_bytes(key, names, blobs.map((b) => new Uint8Array(b)), opts);
-    return webapi.open_bytes(key, name, new Uint8Array(bytes), opts);
+    const files = names ? names.map((n, i) => [n, new Uint8Array(blobs[i])]) : [[name, new Uint8Array(bytes)]];
+    for (const [fileName, data] of files) refuseDeepJson(fileName, data);
+    if (names) return webapi.open_bytes(key, names, files.map(([, data]) => data), opts);
+    return webapi.open_bytes(key, name, files[0][1], opts);
   },
   async encode({ key, text, limit, special }, { webapi }) {
     // special: "recognise" | "as_text", sent only when describe() offered the choice
@@ -128,6 +130,52 @@ const commands = {
     }
   },
 };
+
+// ---- a user's JSON nested thousands of levels deep: Python's json reader recurses once
+// per level, and under Pyodide that overflows the browser's stack long before Python's
+// own recursion check, which ends Python for good (CPython raises RecursionError). Such a
+// file is refused here, before Python reads it, with the error Python gives past
+// tokenizers' limit (MAX_JSON_DEPTH in py/subword_lab/core/tokenizer_schema.py).
+const MAX_JSON_DEPTH = 127;
+const DEEPEST_READ = 1000; // Python reads this deep safely and says what is wrong itself
+const [QUOTE, BACKSLASH] = [0x22, 0x5c];
+const OPEN = new Set([0x5b, 0x7b]);
+const CLOSE = new Set([0x5d, 0x7d]);
+
+function refuseDeepJson(name, data) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i];
+    if (inString) {
+      if (c === BACKSLASH) i += 1;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (OPEN.has(c)) {
+      if (++depth > DEEPEST_READ) throw deepError(name, data);
+    } else if (CLOSE.has(c)) depth -= 1;
+  }
+}
+
+// Where the nesting first goes past MAX_JSON_DEPTH, as line and column (in characters).
+function deepError(name, data) {
+  const text = new TextDecoder().decode(data);
+  let [depth, line, column, inString, escaped] = [0, 1, 0, false, false];
+  for (const ch of text) {
+    column += 1;
+    if (ch === "\n") { line += 1; column = 0; }
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === "\\") escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === "[" || ch === "{") {
+      if (++depth > MAX_JSON_DEPTH) break;
+    } else if (ch === "]" || ch === "}") depth -= 1;
+  }
+  return new Error(`SubwordLabError: ${name}: line ${line} column ${column}: nested too deeply ` +
+    `(tokenizers reads at most ${MAX_JSON_DEPTH} levels of lists and objects)`);
+}
 
 function errorOf(error) {
   // A Python exception arrives as a PythonError whose message ends with the

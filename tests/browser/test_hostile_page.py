@@ -94,3 +94,94 @@ def test_catastrophic_pattern_is_ended_and_typing_goes_on(app, tmp_path):
     assert app.page.evaluate("subwordLab.restarts()") == 1
     app.type_text("b a")
     assert app.ids() == reference_ids(path, "b a")
+
+
+def _file_cases(botchan_model: bytes):
+    """A subset of the CPython suite's hostile files, from its own generators:
+    [(label, [(name, bytes), ...])]."""
+    cases = []
+    json_cases = list(hostile_cases.tokenizer_json_cases())
+    deep = ("nested-1000", "nested-object")  # 1,000 and 100,000 levels
+    picked = [c for c in json_cases if c[0].startswith("named:") or any(d in c[0] for d in deep)]
+    picked += json_cases[::97]  # every kind of component, field and bad value, thinly
+    for case_id, text, _ in picked:
+        cases.append((f"json {case_id}", [("tokenizer.json", text.encode("utf-8"))]))
+    for case_id, data in hostile_cases.vocab_txt_cases():
+        cases.append((f"vocab.txt {case_id}", [("vocab.txt", data)]))
+    for case_id, vocab, merges in hostile_cases.merges_cases():
+        cases.append((f"bpe {case_id}", [("vocab.json", vocab.encode()), ("merges.txt", merges.encode())]))
+    for case_id, text, _ in hostile_cases.tiktoken_cases():
+        cases.append((f"tiktoken {case_id}", [("ranks.tiktoken", text.encode("utf-8"))]))
+    for case_id, data, _ in hostile_cases.model_score_cases():
+        cases.append((f"model {case_id}", [("spm.model", data)]))
+    for case_id, data in hostile_cases.model_mutations(botchan_model, 13, 8):
+        cases.append((f"model {case_id}", [("spm.model", data)]))
+    return cases
+
+
+DEEPEST_READ = 1000  # web/worker.js: deeper JSON is refused before Python reads it
+
+
+def _json_depth(data: bytes) -> int:
+    from subword_lab.core.tokenizer_schema import _TOKENS
+    depth = deepest = 0
+    for match in _TOKENS.finditer(data.decode("utf-8", "replace")):
+        token = match.group()
+        depth += 1 if token in "[{" else -1 if token in "]}" else 0
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _cpython_verdict(files):
+    """What the same facade code says in CPython: None if it opens, else its error;
+    for JSON deeper than the worker reads, the error CPython gives past tokenizers' limit."""
+    from subword_lab.core import tokenizer_schema
+    from subword_lab.web import opening
+    for name, data in files:
+        if data[:1] in (b"[", b"{") and _json_depth(data) > DEEPEST_READ:
+            where = tokenizer_schema._locate_deep(data.decode("utf-8"))
+            return f"{name}: {where}: {tokenizer_schema._TOO_DEEP}"
+    names, blobs = [n for n, _ in files], [b for _, b in files]
+    try:
+        opening.open_bytes("hostile", names if len(files) > 1 else names[0],
+                           blobs if len(files) > 1 else blobs[0])
+    except SubwordLabError as error:
+        return str(error)
+    return None
+
+
+def test_hostile_files_open_as_one_clear_error(app, botchan_unigram_model):
+    """Each bad file gives the error CPython gives, naming the user's file (never the
+    worker's paths or a traceback), each good one opens; a JSON file nested 100,000
+    levels deep is refused before Python reads it (Pyodide's json reader would overflow
+    the browser's stack and end Python for good); the page keeps tokenizing afterwards."""
+    cases = _file_cases(Path(botchan_unigram_model).read_bytes())
+    assert len(cases) >= 50
+    app.open()
+    sample = "Hostile files leave the page working."
+    before = app.page.evaluate("(t) => subwordLab.encode(t)", sample)["ids"]
+    opened = 0
+    for label, files in cases:
+        verdict = _cpython_verdict(files)  # a non-SubwordLabError here fails the test too
+        count = len(app.page.evaluate("subwordLab.tokenizers()"))
+        app.page.evaluate("document.querySelector('[data-testid=error]').textContent = ''")
+        app.page.get_by_test_id("file-input").set_input_files(
+            [{"name": n, "mimeType": "application/octet-stream", "buffer": b} for n, b in files])
+        poll(app, f"document.querySelector('[data-testid=error]').textContent !== '' "
+                  f"|| subwordLab.tokenizers().length > {count}", timeout=60)
+        app.settled()
+        error = app.error_text()
+        shown = " + ".join(n for n, _ in files)
+        if verdict is None:
+            assert len(app.page.evaluate("subwordLab.tokenizers()")) == count + 1, (label, error)
+            opened += 1
+            continue
+        first = files[0][0] + ": "
+        body = verdict[len(first):] if verdict.startswith(first) else verdict
+        assert error.startswith(f"Could not open {shown}: {body}"), (label, error, verdict)
+        assert "/tmp" not in error and "subword-lab-" not in error, (label, error)
+        assert "Traceback" not in error and "File \"" not in error, (label, error)
+        assert error.count("\n") == 0, (label, error)
+    assert 0 < opened < len(cases)  # both kinds were tried
+    assert app.page.evaluate("(t) => subwordLab.encode(t, 'gpt2')", sample)["ids"] == before
+    assert app.page.evaluate("subwordLab.restarts()") == 0

@@ -50,12 +50,13 @@ function bindRecovery() {
   engine.onStatus((stage, detail) => {
     if (stage !== "restarting") return;
     root.dataset.engine = "restarting";
-    note.textContent = t(detail.reason === "cancelled" ? "engine.stopped" : "engine.stuck",
-      { seconds: detail.seconds ?? 0 });
+    // A regex that hung: the engine's message names the file, the field and the pattern.
+    note.textContent = detail.reason === "regex" ? detail.message
+      : t(detail.reason === "cancelled" ? "engine.stopped" : "engine.stuck", { seconds: detail.seconds ?? 0 });
   });
-  engine.onRestored(() => {
+  engine.onRestored((detail) => {
     root.dataset.engine = "ready";
-    note.textContent = t("engine.restored");
+    note.textContent = detail.reason === "regex" ? detail.restoredMessage : t("engine.restored");
     tokenize.restored();
   });
 }

@@ -5,6 +5,9 @@
 //   worker -> page   {id, ok: true, result} | {id, ok: false, error: {message, kind}}
 //   worker -> page   {type: "status", stage, detail?}   stages: runtime, python, install, ready, error
 //   worker -> page   {type: "events", batch: [...]}      events from Python, batched
+//   worker -> page   {type: "regex", phase: "start", pattern, field, file, size, digest, key}
+//                    {type: "regex", phase: "end"}       around a user regex's match that
+//                    Python cannot time here (core/regex_guard.py): the page's watchdog
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -88,7 +91,22 @@ json.dumps({"micropip": micropip.__version__, "subword_lab": webapi.version()})
     throw new Error(`micropip did not load from this site (version ${versions.micropip}, from ${source})`);
   }
   const webapi = pyodide.pyimport("subword_lab.web.api");
+  const guard = pyodide.pyimport("subword_lab.core.regex_guard");
+  guard.set_listener(regexStep);
+  guard.destroy();
   return { pyodide, webapi, versions };
+}
+
+// ---- user regexes: nothing can interrupt Python from inside a worker without
+// SharedArrayBuffer (which plain static hosts cannot enable), so the page is told that
+// a match it may have to end is starting. The message leaves before Python goes on, so
+// the page hears it even if the match never returns. Python calls this only for the
+// patterns that can backtrack, on texts long enough to matter.
+let currentKey = null; // the tokenizer the running command works with
+function regexStep(phase, pattern, field, path, size, digest) {
+  if (phase !== "start") return postMessage({ type: "regex", phase });
+  const file = path ? String(path).split("/").pop() : null;
+  postMessage({ type: "regex", phase, pattern, field, file, size, digest, key: currentKey });
 }
 
 const engine = boot();
@@ -114,8 +132,10 @@ const commands = {
   async openFile({ key, name, bytes, names, blobs, options }, { webapi }) {
     // Several files opened together arrive as names + blobs (the loader pairs them).
     const opts = options ? JSON.stringify(options) : undefined; // JS null reaches Python as jsnull, not None
-    if (names) return webapi.open_bytes(key, names, blobs.map((b) => new Uint8Array(b)), opts);
-    return webapi.open_bytes(key, name, new Uint8Array(bytes), opts);
+    const files = names ? names.map((n, i) => [n, new Uint8Array(blobs[i])]) : [[name, new Uint8Array(bytes)]];
+    for (const [fileName, data] of files) refuseDeepJson(fileName, data);
+    if (names) return webapi.open_bytes(key, names, files.map(([, data]) => data), opts);
+    return webapi.open_bytes(key, name, files[0][1], opts);
   },
   async encode({ key, text, limit, special }, { webapi }) {
     // special: "recognise" | "as_text", sent only when describe() offered the choice
@@ -137,13 +157,62 @@ const commands = {
   },
 };
 
+// ---- a user's JSON nested thousands of levels deep: Python's json reader recurses once
+// per level, and under Pyodide that overflows the browser's stack long before Python's
+// own recursion check, which ends Python for good (CPython raises RecursionError). Such a
+// file is refused here, before Python reads it, with the error Python gives past
+// tokenizers' limit (MAX_JSON_DEPTH in py/subword_lab/core/tokenizer_schema.py).
+const MAX_JSON_DEPTH = 127;
+const DEEPEST_READ = 1000; // Python reads this deep safely and says what is wrong itself
+const [QUOTE, BACKSLASH] = [0x22, 0x5c];
+const OPEN = new Set([0x5b, 0x7b]);
+const CLOSE = new Set([0x5d, 0x7d]);
+
+function refuseDeepJson(name, data) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i];
+    if (inString) {
+      if (c === BACKSLASH) i += 1;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (OPEN.has(c)) {
+      if (++depth > DEEPEST_READ) throw deepError(name, data);
+    } else if (CLOSE.has(c)) depth -= 1;
+  }
+}
+
+// Where the nesting first goes past MAX_JSON_DEPTH, as line and column (in characters).
+function deepError(name, data) {
+  const text = new TextDecoder().decode(data);
+  let [depth, line, column, inString, escaped] = [0, 1, 0, false, false];
+  for (const ch of text) {
+    column += 1;
+    if (ch === "\n") { line += 1; column = 0; }
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === "\\") escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === "[" || ch === "{") {
+      if (++depth > MAX_JSON_DEPTH) break;
+    } else if (ch === "]" || ch === "}") depth -= 1;
+  }
+  return new Error(`SubwordLabError: ${name}: line ${line} column ${column}: nested too deeply ` +
+    `(tokenizers reads at most ${MAX_JSON_DEPTH} levels of lists and objects)`);
+}
+
 function errorOf(error) {
   // A Python exception arrives as a PythonError whose message ends with the
   // traceback; the last line ("SubwordLabError: file: field: what") is the story.
   const text = String(error && error.message ? error.message : error);
   const lines = text.trim().split("\n");
   const last = lines[lines.length - 1] || text;
-  const match = /^([A-Za-z_.]+(?:Error|Exception)):\s*(.*)$/s.exec(last);
+  // Pyodide's PythonError knows the exception's class (RegexTooSlow ends in neither word).
+  const type = error && typeof error.type === "string" && /^\w+$/.test(error.type) ? error.type : "(?:Error|Exception)";
+  const match = new RegExp(`^([A-Za-z_.]*${type}):\\s*(.*)$`, "s").exec(last)
+    || /^([A-Za-z_.]+(?:Error|Exception)):\s*(.*)$/s.exec(last);
   const found = match ? { kind: match[1].split(".").pop(), message: match[2] } : { kind: "Error", message: last };
   // The worker's own file system is no business of the reader's: a path such as
   // /tmp/subword-lab-x1y2/tokenizer.json reads as its file name.
@@ -157,6 +226,7 @@ self.onmessage = async (event) => {
     const ready = await engine;
     const fn = commands[cmd];
     if (!fn) throw new Error(`unknown command ${cmd}`);
+    currentKey = (args && (args.key ?? args.args?.key)) ?? null;
     const raw = await fn(args || {}, ready);
     const result = typeof raw === "string" ? JSON.parse(raw) : raw;
     postMessage({ id, ok: true, result });

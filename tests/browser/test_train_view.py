@@ -194,3 +194,51 @@ def test_screenshots(app):
     page.screenshot(path=shot_path("screenshot-train-bpe.png"), full_page=True)
     page = open_train(app, "algo=wordpiece&corpus=course-toy&step=1")
     page.screenshot(path=shot_path("screenshot-train-wordpiece.png"), full_page=True)
+
+
+def test_a_20_mb_corpus_reads_with_progress_and_cancel_stops_it(app, tmp_path):
+    """The form takes a 20 MB file (kept aside: a text box that long would freeze the
+    page), the run says how much of it is read, keeps going past the main worker's 20 s
+    deadline (a run has none: the user watches it and can cancel), and Cancel ends it."""
+    corpus = tmp_path / "corpus.txt"
+    line = "Line {i} of a long corpus: word{w} and other{o} come back again.\n"
+    with corpus.open("w", encoding="utf-8") as out:
+        written, i = 0, 0
+        while written < 20_000_000:
+            text = line.format(i=i, w=i % 4999, o=i % 777)
+            out.write(text)
+            written += len(text)
+            i += 1
+    size = corpus.stat().st_size
+    page = open_train(app, "algo=bpe&corpus=course-toy")
+    page.get_by_test_id("train-corpus").select_option("custom")
+    page.get_by_test_id("train-file").set_input_files(str(corpus))
+    page.wait_for_selector("[data-testid=train-status]:has-text('Loaded corpus.txt')", timeout=60_000)
+    assert f"{size:,}" in page.get_by_test_id("train-status").text_content()
+    assert page.get_by_test_id("train-text").input_value() == ""
+    assert "corpus.txt" in page.get_by_test_id("train-text").get_attribute("placeholder")
+    page.get_by_test_id("train-button").click()
+    page.wait_for_selector("[data-testid=train-status]:has-text('Reading the corpus')", timeout=120_000)
+    bar = "document.querySelector('[data-testid=train-progress]')"
+    assert page.evaluate(f"{bar}.max") == size
+    first = page.evaluate(f"{bar}.value")
+    # Reading goes on, past 20 s after Python was up.
+    started = page.evaluate("performance.now()")
+    page.wait_for_function(f"(v) => {bar}.value > v", arg=first, timeout=120_000)
+    while page.evaluate("performance.now()") - started < 21_000:
+        page.wait_for_timeout(1000)
+    assert "Reading the corpus" in page.get_by_test_id("train-status").text_content()
+    assert page.evaluate(f"{bar}.value") > first and page.get_by_test_id("train-error").text_content() == ""
+    page.evaluate("""() => {
+        window.__cancel = { at: performance.now(), done: null };
+        const status = document.querySelector('[data-testid=train-status]');
+        new MutationObserver(() => {
+          if (window.__cancel.done === null && status.textContent.includes('cancelled')) window.__cancel.done = performance.now();
+        }).observe(status, { childList: true, characterData: true, subtree: true });
+        document.querySelector('[data-testid=train-cancel]').click();
+    }""")
+    page.wait_for_selector("[data-testid=train-status]:has-text('cancelled')", timeout=10_000)
+    took = page.evaluate("window.__cancel.done - window.__cancel.at")
+    assert took < 200, f"cancelled after {took:.0f} ms"
+    assert not page.get_by_test_id("train-button").is_disabled()
+    page.screenshot(path=shot_path("train-20mb-cancelled.png"))

@@ -148,7 +148,8 @@ def test_published_patterns_are_accepted_and_fast():
 
 def test_without_signals_the_listener_hears_the_risky_step():
     heard = []
-    regex_guard.set_listener(lambda phase, pattern, field: heard.append((phase, pattern)))
+    regex_guard.set_listener(
+        lambda phase, pattern, field, path, size, digest: heard.append((phase, pattern)))
     try:
         guarded = regex_guard.compile_user(r"\s*[\r\n]+x", "onig", "pattern")
         result = []
@@ -162,6 +163,58 @@ def test_without_signals_the_listener_hears_the_risky_step():
         assert heard == []
     finally:
         regex_guard.set_listener(None)
+
+
+def test_the_listener_names_the_file_field_and_text(tmp_path):
+    """What the page's watchdog learns before a match it cannot time: enough to name
+    the file, the field and the pattern if it has to stop Python, and the text."""
+    path = _write(tmp_path, PLACES["split"][0](SLOW[0]))
+    tokenizer = subword_lab.load(path)
+    heard = []
+    regex_guard.set_listener(lambda *args: heard.append(args))
+    try:
+        worker = threading.Thread(target=lambda: tokenizer.encode("b" * 50 + " x"), daemon=True)
+        worker.start()
+        worker.join(30)
+    finally:
+        regex_guard.set_listener(None)
+    piece = "b" * 50  # WhitespaceSplit runs first: the Split sees one word at a time
+    expected = (SLOW[0], "pre_tokenizer.pretokenizers[1].pattern", str(path), len(piece),
+                regex_guard.text_digest(piece))
+    assert heard == [("start", *expected), ("end", *expected)]
+
+
+def test_a_text_that_was_stopped_from_outside_fails_at_once(tmp_path):
+    """After the page ended a hanging match, a fresh Python refuses that pattern on that
+    text at once (named as at run time) and still runs it on other texts."""
+    path = _write(tmp_path, PLACES["inverted_split"][0](SLOW[0]))
+    tokenizer = subword_lab.load(path)
+    regex_guard.refuse_input(SLOW[0], regex_guard.text_digest(TEXT), 1.5)
+    results = []
+
+    def run():  # a thread: no signals, as in the page
+        for text in (TEXT, "a" * 20 + "b"):
+            try:
+                results.append(tokenizer.encode(text).ids)
+            except SubwordLabError as error:
+                results.append(error)
+    try:
+        worker = threading.Thread(target=run, daemon=True)  # never keeps pytest alive
+        worker.start()
+        worker.join(30)
+    finally:
+        regex_guard._known_slow.clear()
+    refused, other = results
+    assert isinstance(refused, regex_guard.RegexTooSlow)
+    _assert_named(refused, path, "pre_tokenizer.pattern", SLOW[0])
+    assert "1.5 s" in str(refused)
+    assert other == subword_lab.load(path).encode("a" * 20 + "b").ids
+
+
+def test_text_digest_is_stable_and_takes_lone_surrogates():
+    assert regex_guard.text_digest("abc") == regex_guard.text_digest("abc")
+    assert regex_guard.text_digest("abc") != regex_guard.text_digest("abd")
+    assert regex_guard.text_digest("\ud800x").startswith("2:")
 
 
 def test_an_outer_timer_survives(tmp_path):

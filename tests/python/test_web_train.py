@@ -131,3 +131,24 @@ def test_custom_text_trains():
     assert result["summary"]["corpus"] == "custom"
     # 40 tokens are enough to learn the corpus's words whole
     assert Tokenizer.from_str(result["tokenizer_json"]).encode("lowest").tokens == ["lowest"]
+
+
+def test_a_long_corpus_reports_its_reading(monkeypatch):
+    """Reading comes before the trainer's first event: the facade reports it, one
+    corpus_read event per READ_EVENT_CHARS, and training learns the same as without."""
+    from subword_lab.web import train as web_train
+    text = "".join(f"word{i % 97} other{i % 13} line\n" for i in range(400))
+    quiet, quiet_events = run(algo="bpe", corpus="custom", text=text, vocab_size=300)
+    assert not [e for e in quiet_events if e["type"] == "corpus_read"]  # a short text: none
+    monkeypatch.setattr(web_train, "READ_EVENT_CHARS", 1000)
+    result, events = run(algo="bpe", corpus="custom", text=text, vocab_size=300)
+    reads = [e for e in events if e["type"] == "corpus_read"]
+    start = next(i for i, e in enumerate(events) if e["type"] == "train_start")
+    assert events[:start] == reads  # all of them before training starts
+    assert len(text) // 2000 <= len(reads) <= len(text) // 1000
+    assert all(r["total"] == len(text) for r in reads)
+    chars = [r["chars"] for r in reads]
+    assert chars == sorted(chars) and chars[0] >= 1000 and chars[-1] <= len(text)
+    assert all(b - a >= 1000 for a, b in zip(chars, chars[1:]))
+    assert events[start:] == quiet_events  # the trainer's own events are untouched
+    assert result["tokenizer_json"] == quiet["tokenizer_json"]

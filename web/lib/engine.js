@@ -3,6 +3,10 @@
 // needs SharedArrayBuffer, which needs cross-origin isolation headers), so stopping
 // work means ending the worker: the engine then starts a new one and opens again every
 // tokenizer the page had opened (their file bytes are kept here), in the same order.
+// A user regex that backtracks without end is ended the same way (web/lib/regex-watch.js),
+// and the new Python is told which text hung, so that text fails at once next time.
+import { RegexWatch, regexMessage } from "./regex-watch.js";
+
 const BUSY_AFTER_MS = 300; // a Stop control shows once a request has taken this long
 
 export class Engine {
@@ -17,6 +21,9 @@ export class Engine {
     this.busyListeners = new Set();
     this.restoreListeners = new Set();
     this.journal = new Map(); // what to replay on a new worker: key -> {cmd, args}
+    this.hung = []; // the regex matches a worker was ended for: {pattern, digest, seconds}
+    this.watch = new RegexWatch((match) => this.regexStuck(match));
+    this.gate = null; // while a new worker reopens the tokenizers, requests wait for it
     this.restarts = 0;
     this.stage = "runtime";
     this.boot();
@@ -37,6 +44,7 @@ export class Engine {
   receive(data) {
     if (data.type === "status") return this.setStage(data.stage, data.detail);
     if (data.type === "events") return this.eventListeners.forEach((fn) => fn(data.batch));
+    if (data.type === "regex") return this.watch.receive(data);
     const entry = this.pending.get(data.id);
     if (!entry) return;
     this.settle(data.id);
@@ -58,31 +66,41 @@ export class Engine {
   // fn({reason, message}): a new worker is up again with the page's tokenizers reopened.
   onRestored(fn) { this.restoreListeners.add(fn); }
 
-  request(cmd, args = {}, transfer = []) {
-    this.remember(cmd, args);
+  // timeout: ms before the worker counts as stuck (default: this.timeouts; 0: never, for
+  // work the user watches and can stop, such as training).
+  request(cmd, args = {}, transfer = [], { timeout } = {}) {
+    const memo = this.remember(cmd, args);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const limit = this.timeouts[cmd] ?? this.timeouts.default;
-      const entry = { resolve, reject, cmd };
+      const limit = timeout ?? this.timeouts[cmd] ?? this.timeouts.default;
+      const entry = { cmd, reject };
+      // Only an open that worked goes into the journal: one that failed or hung is not
+      // replayed into the next worker.
+      entry.resolve = (value) => { if (memo) this.journal.set(memo.key, memo.entry); resolve(value); };
       entry.busyTimer = setTimeout(() => { entry.slow = true; this.updateBusy(); }, BUSY_AFTER_MS);
-      // The clock starts once Python is up: starting it is not this request's fault.
-      this.booted.then(() => {
-        if (this.pending.get(id) === entry) entry.deadline = setTimeout(() => this.stuck(cmd, limit), limit);
-      }, () => {});
       this.pending.set(id, entry);
-      this.worker.postMessage({ id, cmd, args }, transfer);
+      const send = () => {
+        if (this.pending.get(id) !== entry) return;
+        this.worker.postMessage({ id, cmd, args }, transfer);
+        // The clock starts once Python is up: starting it is not this request's fault.
+        if (limit > 0) this.booted.then(() => {
+          if (this.pending.get(id) === entry) entry.deadline = setTimeout(() => this.stuck(cmd, limit), limit);
+        }, () => {});
+      };
+      if (this.gate) this.gate.then(send, send);
+      else send();
     });
   }
 
   // Requests that put state into Python are replayed on a new worker. A file's bytes
   // are copied before they are handed to the worker (a transfer empties the original).
   remember(cmd, args) {
-    if (cmd === "openPreset") this.journal.set(`tok:${args.key}`, { cmd, args });
-    else if (cmd === "openFile") {
-      this.journal.set(`tok:${args.key}`, { cmd, args: copyFiles(args) });
-    } else if (cmd === "call" && args.name === "open_toy") {
-      this.journal.set(`toy:${JSON.stringify(args.args)}`, { cmd, args });
+    if (cmd === "openPreset") return { key: `tok:${args.key}`, entry: { cmd, args } };
+    if (cmd === "openFile") return { key: `tok:${args.key}`, entry: { cmd, args: copyFiles(args) } };
+    if (cmd === "call" && args.name === "open_toy") {
+      return { key: `toy:${JSON.stringify(args.args)}`, entry: { cmd, args } };
     }
+    return null;
   }
 
   // Open a tokenizer again from what the journal holds for it, with other loader
@@ -119,6 +137,27 @@ export class Engine {
     this.restart("timeout", { command: cmd, seconds: Math.round(limit / 1000) });
   }
 
+  // A user regex ran past its limit (web/lib/regex-watch.js): end the worker, and have
+  // the next one refuse that pattern on that text at once.
+  regexStuck(match) {
+    const seconds = Number((match.limit / 1000).toFixed(1));
+    if (!match.file && match.key) match.file = this.fileName(match.key);
+    this.hung.push({ pattern: match.pattern, digest: match.digest, seconds });
+    this.restart("regex", {
+      seconds, pattern: match.pattern, field: match.field, file: match.file, key: match.key,
+      error: regexMessage(match), message: regexMessage(match, "engine.regex.stuck"),
+      restoredMessage: regexMessage(match, "engine.regex.restored"),
+    });
+  }
+
+  // The name the user knows an opened tokenizer by (its file), from the journal.
+  fileName(key) {
+    const entry = this.journal.get(`tok:${key}`);
+    if (!entry) return null;
+    const { name, names, file } = entry.args;
+    return names ? names.join(" + ") : name || (file ? file.split("/").pop() : null);
+  }
+
   // Stop whatever Python is doing now (subwordLab.cancel(), the Stop button).
   cancel() {
     if (this.pending.size === 0) return false;
@@ -129,24 +168,50 @@ export class Engine {
   // End the worker, fail what it was doing, start a new one and reopen the tokenizers.
   restart(reason, detail) {
     this.worker.terminate();
+    this.watch.clear();
     this.restarts += 1;
     const failed = [...this.pending.keys()];
     const kind = reason === "cancelled" ? "cancelled" : "timeout";
+    const message = reason === "cancelled" ? "stopped"
+      : reason === "regex" ? detail.error : `no answer in ${detail.seconds} s`;
     for (const id of failed) {
       const entry = this.pending.get(id);
       this.settle(id);
-      entry.reject(errorWithKind(kind === "cancelled" ? "stopped" : `no answer in ${detail.seconds} s`, kind));
+      entry.reject(errorWithKind(message, kind, reason === "regex" ? detail : undefined));
     }
     this.setStage("restarting", { reason, ...detail });
     this.boot();
-    this.replay().then(
-      () => this.restoreListeners.forEach((fn) => fn({ reason, ...detail })),
-      (error) => this.setStage("error", { message: String(error.message || error) }),
+    // Requests made meanwhile wait until the tokenizers they name are open again.
+    const gate = (this.gate = this.replay());
+    gate.then(
+      () => {
+        if (this.gate !== gate) return;
+        this.gate = null;
+        this.restoreListeners.forEach((fn) => fn({ reason, ...detail }));
+      },
+      (error) => {
+        if (this.gate !== gate) return; // a later restart (Stop pressed meanwhile) took over
+        this.gate = null;
+        this.setStage("error", { message: String(error.message || error) });
+      },
     );
+  }
+
+  // End this worker for good (the trainer's, after Cancel): what it was doing fails with
+  // `error`, and no timer of it is left to fire later.
+  terminate(error) {
+    this.worker.terminate();
+    this.watch.clear();
+    for (const id of [...this.pending.keys()]) {
+      const entry = this.pending.get(id);
+      this.settle(id);
+      entry.reject(error);
+    }
   }
 
   async replay() {
     await this.booted;
+    for (const hung of this.hung) await this.requestRaw("call", { name: "refuse_regex", args: hung });
     for (const { cmd, args } of this.journal.values()) {
       const copy = cmd === "openFile" ? copyFiles(args) : args;
       await this.requestRaw(cmd, copy);
@@ -163,9 +228,10 @@ export class Engine {
   }
 }
 
-function errorWithKind(message, kind) {
+function errorWithKind(message, kind, regex) {
   const error = new Error(message);
   error.kind = kind;
+  if (regex) error.regex = { pattern: regex.pattern, field: regex.field, file: regex.file };
   return error;
 }
 

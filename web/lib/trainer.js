@@ -41,7 +41,8 @@ export class Trainer {
         fn(value);
       };
       engine.ready
-        .then(() => engine.request("call", { name: "train", args }))
+        // No deadline: a long run shows its progress and the user can cancel it.
+        .then(() => engine.request("call", { name: "train", args }, [], { timeout: 0 }))
         .then(done(resolve), done(reject));
     });
   }
@@ -50,9 +51,7 @@ export class Trainer {
   cancel() {
     const run = this.running;
     if (this.engine) {
-      this.engine.worker.terminate();
-      for (const entry of this.engine.pending.values()) entry.reject(new TrainingCancelled());
-      this.engine.pending.clear();
+      this.engine.terminate(new TrainingCancelled());
       this.engine = null;
     }
     if (run) {

@@ -227,7 +227,9 @@ export class TokenizeView {
     return key ? t("tok.stillUsing", { label: this.info.get(key).label }) : "";
   }
 
-  showError(message) {
+  // encodeError: about this text, so the next text that tokenizes clears it.
+  showError(message, encodeError = false) {
+    this.encodeFailed = encodeError;
     this.el.error.textContent = message;
     this.el.error.classList.add("shown");
   }
@@ -273,11 +275,12 @@ export class TokenizeView {
       const special = this.rules.specialTokens(key);
       const result = await this.engine.request("encode", { key, text: head, limit, ...(special ? { special } : {}) });
       if (!this.dirty) this.render(result, text, key);
+      if (!this.dirty && this.encodeFailed) this.clearError(); // that text's error is no longer true
     } catch (error) {
       if (error.kind === "cancelled" || error.kind === "timeout") this.lastFailure = { text, key };
       if (!this.dirty) {
         const message = error.kind === "cancelled" ? t("tok.stopped") : error.message;
-        this.showError(t("tok.couldNotTokenize", { message }));
+        this.showError(t("tok.couldNotTokenize", { message }), true);
         this.el.tokens.dataset.status = "error";
       }
     } finally {
@@ -296,7 +299,7 @@ export class TokenizeView {
   restored() {
     this.clearError();
     if (this.lastFailure?.text === this.el.text.value && this.lastFailure?.key === this.current) {
-      this.showError(t("tok.notRetried"));
+      this.showError(t("tok.notRetried"), true);
       this.resolveWaiters();
       return;
     }

@@ -17,6 +17,9 @@ import "./train/strings.js";
 precomputed.warm(); // the index is tiny; fetch it while the view is being built
 
 const MAX_FILE = 20 * 1024 * 1024;
+// A text box redraws slowly with a long text (seconds for a megabyte), so a longer file
+// is kept aside and trained on as it is; typing in the box puts the box's text back in use.
+const SHOWN_CHARS = 100_000;
 
 class TrainView {
   constructor(context) {
@@ -55,6 +58,7 @@ class TrainView {
     this.stage.append(this.unigramBox);
     this.progress = new TrainProgress();
     root.append(title, intro, form, this.status, this.progress.bar, this.error, this.actions, this.playerBox, this.stage);
+    this.textBox.addEventListener("input", () => this.keepFile(null));
     this.corpus.addEventListener("change", () => this.optionsChanged(true));
     this.algo.addEventListener("change", () => this.optionsChanged(true));
     this.updateFields();
@@ -62,9 +66,23 @@ class TrainView {
 
   async readFile(file) {
     if (file.size > MAX_FILE) { this.showError(t("train.text.tooBig", { name: file.name })); return; }
-    this.textBox.value = await file.text();
+    const text = await file.text();
     this.showError("");
-    this.status.textContent = t("train.text.loaded", { name: file.name, n: this.textBox.value.length });
+    this.status.textContent = t("train.text.loaded", { name: file.name, n: text.length });
+    if (text.length <= SHOWN_CHARS) {
+      this.keepFile(null);
+      this.textBox.value = text;
+      return;
+    }
+    this.textBox.value = "";
+    this.keepFile({ name: file.name, text });
+  }
+
+  // A long file trained on as it is, or null: the text box's own text.
+  keepFile(kept) {
+    this.keptFile = kept;
+    this.textBox.placeholder = kept ? t("train.text.kept", { name: kept.name, n: kept.text.length })
+      : t("train.text.placeholder");
   }
 
   defaults(corpus = this.corpus.value, algo = this.algo.value) {
@@ -160,7 +178,7 @@ class TrainView {
   }
 
   async corpusText(corpus) {
-    if (corpus === "custom") return this.textBox.value;
+    if (corpus === "custom") return this.keptFile ? this.keptFile.text : this.textBox.value;
     if (corpus !== "botchan") return undefined;
     const entry = (this.context.manifest.corpora || []).find((c) => c.id === "botchan");
     if (!entry || !entry.file) throw new Error(t("train.error.noBotchan"));

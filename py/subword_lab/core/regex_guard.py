@@ -20,7 +20,9 @@ ways:
    short pieces) pays nothing. Where there are no signals (other threads,
    Pyodide) nothing can interrupt Python from inside; `set_listener` lets the
    caller (the page's worker) learn that a long user-regex step is starting, so a
-   watchdog outside Python knows which step to blame.
+   watchdog outside Python knows which step to blame, and `refuse_input` tells a
+   fresh Python which (pattern, text) pairs already ran past that watchdog, so
+   they fail at once instead of hanging again.
 
 Every failure is one SubwordLabError naming the file, the field and the pattern.
 """
@@ -31,6 +33,7 @@ import signal
 import sys
 import threading
 import time
+import zlib
 
 from . import unicode_regex
 from .errors import SubwordLabError
@@ -55,13 +58,28 @@ _INFINITE = float("inf")
 _CHEAP_STEPS = 2_000_000
 
 _listener = None
+_known_slow: dict = {}  # (pattern, digest of a text) -> seconds it ran before it was stopped
 
 
 def set_listener(callback) -> None:
-    """callback(phase, pattern, where) with phase "start" or "end", called around a
-    user-regex match that cannot be timed here (no signals) and may be long."""
+    """callback(phase, pattern, field, path, size, digest), phase "start" or "end",
+    called around a user-regex match that cannot be timed here (no signals) and may
+    be long: `size` is the text's length, `digest` names the text (`text_digest`)
+    for `refuse_input`. Plain strings and numbers only, so a JavaScript callback
+    receives no proxies to free."""
     global _listener
     _listener = callback
+
+
+def refuse_input(pattern: str, digest: str, seconds: float) -> None:
+    """From now on, running `pattern` on the text named by `digest` raises
+    RegexTooSlow at once: it ran for `seconds` before it was stopped from outside."""
+    _known_slow[(pattern, digest)] = float(seconds)
+
+
+def text_digest(text: str) -> str:
+    """A short name for a text, the same in every Python process (unlike hash())."""
+    return f"{len(text)}:{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
 
 
 class RegexTooSlow(SubwordLabError):
@@ -103,27 +121,27 @@ class GuardedRegex:
     def finditer(self, text, *args):
         if len(text) <= self.cheap_length:
             return self.compiled.finditer(text, *args)
-        return iter(self._bounded(lambda: list(self.compiled.finditer(text, *args)), len(text)))
+        return iter(self._bounded(lambda: list(self.compiled.finditer(text, *args)), text))
 
     def findall(self, text, *args):
         if len(text) <= self.cheap_length:
             return self.compiled.findall(text, *args)
-        return self._bounded(lambda: self.compiled.findall(text, *args), len(text))
+        return self._bounded(lambda: self.compiled.findall(text, *args), text)
 
     def sub(self, repl, text, count=0):
         if len(text) <= self.cheap_length:
             return self.compiled.sub(repl, text, count)
-        return self._bounded(lambda: self.compiled.sub(repl, text, count), len(text))
+        return self._bounded(lambda: self.compiled.sub(repl, text, count), text)
 
     def search(self, text, *args):
         if len(text) <= self.cheap_length:
             return self.compiled.search(text, *args)
-        return self._bounded(lambda: self.compiled.search(text, *args), len(text))
+        return self._bounded(lambda: self.compiled.search(text, *args), text)
 
     def match(self, text, *args):
         if len(text) <= self.cheap_length:
             return self.compiled.match(text, *args)
-        return self._bounded(lambda: self.compiled.match(text, *args), len(text))
+        return self._bounded(lambda: self.compiled.match(text, *args), text)
 
     def _too_slow(self, limit) -> RegexTooSlow:
         return RegexTooSlow(
@@ -131,17 +149,24 @@ class GuardedRegex:
             "it backtracks too much; simplify it (fewer repetitions that can trade "
             "characters with each other)", path=self.path, field=self.field)
 
-    def _bounded(self, run, size):
+    def _bounded(self, run, text):
+        size = len(text)
         if _can_time():
             limit = LIMIT_SECONDS + size * PER_CHAR_SECONDS
             return _with_timer(run, limit, lambda: self._too_slow(limit))
-        if _listener is not None:
-            _listener("start", self.source, self.field)
-            try:
-                return run()
-            finally:
-                _listener("end", self.source, self.field)
-        return run()
+        if _listener is None and not _known_slow:
+            return run()
+        digest = text_digest(text)
+        stopped_after = _known_slow.get((self.source, digest))
+        if stopped_after is not None:
+            raise self._too_slow(stopped_after)
+        if _listener is None:
+            return run()
+        _listener("start", self.source, self.field, self.path, size, digest)
+        try:
+            return run()
+        finally:
+            _listener("end", self.source, self.field, self.path, size, digest)
 
 
 def _can_time() -> bool:

@@ -15,6 +15,7 @@ import re
 from bisect import bisect_right
 
 from .. import __version__
+from ..core import regex_guard
 from .registry import REGISTRY
 from .count import count_start, count_step  # noqa: F401  (whole-text counts)
 from .train import corpus_info, train  # noqa: F401  (the training views)
@@ -44,6 +45,16 @@ def reopen(key: str, options=None) -> str:
     """Load the files last uploaded under `key` again, with other options."""
     from .opening import reopen as _reopen
     return _reopen(key, options)
+
+
+def refuse_regex(args_json: str, emit=None) -> str:
+    """The page ended a Python that ran `pattern` on the text named `digest` for too
+    long; this fresh Python refuses that pair at once rather than hang again.
+
+    args: {"pattern", "digest" (as the worker heard it), "seconds"}."""
+    args = json.loads(args_json)
+    regex_guard.refuse_input(str(args["pattern"]), str(args["digest"]), float(args["seconds"]))
+    return "true"
 
 
 def describe(key: str) -> str:

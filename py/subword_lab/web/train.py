@@ -5,6 +5,12 @@ The worker calls `train(args_json, emit)`; every trainer event (docs/events.md,
 holding the trained tokenizer.json and a short summary. Cancelling is the page's
 job: it runs training in a worker of its own and terminates it.
 
+Reading a long corpus (normalizing, pre-tokenizing and counting its words) comes
+before the trainer's first event and takes minutes for 20 MB in the browser, so
+this facade adds one event of its own on the way: `{"type": "corpus_read",
+"chars": read so far, "total": the text's length}` per megabyte read (none for a
+text under a megabyte).
+
 The course presets are configured exactly as the course trains them, so the
 numbers of the Hugging Face course's tokenizer chapter come out on screen:
 - BPE: GPT-2's ByteLevel without a prefix space, special `<|endoftext|>`, vocab 50;
@@ -21,6 +27,7 @@ from ..core.errors import SubwordLabError
 from .course import TOY_WORDS
 
 ALGOS = ("bpe", "wordpiece", "unigram")
+READ_EVENT_CHARS = 1 << 20  # one corpus_read event per this many characters read
 COURSE_SENTENCES = [
     "This is the Hugging Face Course.",
     "This chapter is about tokenization.",
@@ -178,6 +185,18 @@ def _lines(corpus, args):
     return text.splitlines(keepends=True)
 
 
+def _reading(lines, on_event):
+    """The lines, with a corpus_read event after every READ_EVENT_CHARS characters."""
+    total = sum(map(len, lines))
+    done, next_event = 0, READ_EVENT_CHARS
+    for line in lines:
+        yield line
+        done += len(line)
+        if done >= next_event:
+            on_event({"type": "corpus_read", "chars": done, "total": total})
+            next_event = done + READ_EVENT_CHARS
+
+
 def train(args_json: str, emit=None) -> str:
     """Train as the page asks and stream the events.
 
@@ -203,7 +222,8 @@ def train(args_json: str, emit=None) -> str:
     if PRESETS[corpus]["kind"] == "words":
         _train_on_words(tok, trainer, TOY_WORDS, on_event)
     else:
-        train_tokenizer(tok, _lines(corpus, args), trainer, on_event=on_event)
+        train_tokenizer(tok, _reading(_lines(corpus, args), on_event), trainer,
+                        on_event=on_event)
     summary = {"algo": algo, "corpus": corpus, "vocab_size": tok.get_vocab_size(),
                "steps": steps, "seconds": round(time.perf_counter() - started, 3),
                "pre_tokenizer": recipe["pre"], "special_tokens": list(recipe["specials"]),

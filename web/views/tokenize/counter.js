@@ -51,7 +51,9 @@ export class WholeCount {
       }
       if (session === this.session && state.complete) this.finish(text, key, state.count);
     } catch {
-      // Stopped or restarted: the view draws again when Python is back, and counts again.
+      // Stopped or restarted: the view draws again when Python is back, and counts again
+      // (forgetting this text, so that the next drawing of it does not take it as counted).
+      if (session === this.session) this.clear();
     }
   }
 

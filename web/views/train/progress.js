@@ -1,7 +1,8 @@
-// How far a training run has come, from the events it streams: merges done of the
-// merges wanted (BPE, WordPiece), or the vocabulary's way down from its seed size to
-// the size asked for (Unigram). Drawn as a line of text and a <progress> bar.
-import { t } from "../../i18n/index.js";
+// How far a training run has come, from the events it streams: how much of a long corpus
+// has been read (the facade's corpus_read events, before the trainer's first), then
+// merges done of the merges wanted (BPE, WordPiece), or the vocabulary's way down from
+// its seed size to the size asked for (Unigram). Drawn as a line of text and a <progress> bar.
+import { t, formatNumber } from "../../i18n/index.js";
 import { el } from "../../lib/dom.js";
 
 export class TrainProgress {
@@ -16,6 +17,7 @@ export class TrainProgress {
     this.target = target;
     this.from = null; // the vocabulary size training starts from
     this.done = 0;
+    this.mode = null;
     this.bar.hidden = false;
     this.bar.removeAttribute("value"); // indeterminate until the first events say more
   }
@@ -24,7 +26,8 @@ export class TrainProgress {
   add(batch) {
     let changed = false;
     for (const event of batch) {
-      if (event.type === "alphabet") { this.from = event.vocab_size; this.mode = "merges"; changed = true; }
+      if (event.type === "corpus_read") { this.read = event; this.mode = "read"; changed = true; }
+      else if (event.type === "alphabet") { this.from = event.vocab_size; this.mode = "merges"; changed = true; }
       else if (event.type === "merge") { this.done += 1; changed = true; }
       else if (event.type === "unigram_seed") { this.from = event.size; this.now = event.size; this.mode = "prune"; changed = true; }
       else if (event.type === "unigram_em" || event.type === "unigram_exact_round") {
@@ -37,6 +40,12 @@ export class TrainProgress {
   }
 
   line() {
+    if (this.mode === "read") {
+      const { chars, total } = this.read;
+      this.show(chars, Math.max(1, total));
+      const percent = formatNumber(chars / Math.max(1, total), undefined, { style: "percent", maximumFractionDigits: 0 });
+      return t("train.progress.read", { percent });
+    }
     if (this.mode === "merges") {
       const total = Math.max(1, this.target - this.from);
       this.show(this.done, total);

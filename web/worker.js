@@ -169,6 +169,7 @@ const OPEN = new Set([0x5b, 0x7b]);
 const CLOSE = new Set([0x5d, 0x7d]);
 
 function refuseDeepJson(name, data) {
+  if (!looksLikeJson(data)) return; // a .model or .tiktoken file: brackets there mean nothing
   let depth = 0;
   let inString = false;
   for (let i = 0; i < data.length; i++) {
@@ -181,6 +182,17 @@ function refuseDeepJson(name, data) {
       if (++depth > DEEPEST_READ) throw deepError(name, data);
     } else if (CLOSE.has(c)) depth -= 1;
   }
+}
+
+// JSON starts with "{" or "[" after optional white space (and a UTF-8 byte order mark).
+function looksLikeJson(data) {
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i];
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    if (i === 0 && c === 0xef && data[1] === 0xbb && data[2] === 0xbf) { i = 2; continue; }
+    return OPEN.has(c);
+  }
+  return false;
 }
 
 // Where the nesting first goes past MAX_JSON_DEPTH, as line and column (in characters).

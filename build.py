@@ -294,7 +294,7 @@ def build() -> Path:
     wheel = build_wheel(tmp / "wheels")
     copy_web(tmp)
     # Default animations computed now, shown before Python starts (tools/precompute.py).
-    run([sys.executable, ROOT / "tools" / "precompute.py", tmp / "precomputed"])
+    run([sys.executable, ROOT / "tools" / "precompute.py", tmp / "precomputed", tmp / "presets"])
     build_info = {
         "wheel": f"wheels/{wheel.name}",
         "wheel_sha256": sha256(wheel.read_bytes()),

@@ -96,6 +96,20 @@ performance.mark("subwordlab:interface"); // controls drawn and wired (bench/ben
 // The tokenize view is shown once drawn, stored tokens included (style.css: data-drawn).
 firstPaint.then(() => { root.dataset.drawn = "true"; });
 engine.ready.then(() => performance.mark("subwordlab:ready"), () => {});
+engine.ready.then(keepOffline, () => {});
+
+// A second visit, and a visit offline, start from the service worker's cache (web/sw.js),
+// registered once Python is up so that filling it competes with nothing. ?nosw removes it.
+function keepOffline() {
+  const container = navigator.serviceWorker;
+  if (!container) return; // an insecure origin, or a browser without service workers
+  if (new URLSearchParams(location.search).has("nosw")) {
+    container.getRegistration().then((r) => r && r.unregister()).catch(() => {});
+    return;
+  }
+  container.register(new URL("./sw.js", import.meta.url)).catch(() => {}); // the page works without
+}
+
 // The automation contract (docs/automation.md). Stable: add, never change.
 window.subwordLab = {
   version: 1,

@@ -16,6 +16,7 @@ import argparse
 import base64
 import errno
 import functools
+import gzip
 import hashlib
 import http.server
 import io
@@ -25,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import urllib.parse
 import zipfile
 from pathlib import Path
 
@@ -42,6 +44,10 @@ MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
 # The presets the page offers are tools/catalog.py's table.
 # Other files the page offers (a corpus for the training views).
 CORPORA = {"botchan": ("botchan.txt", "Botchan, by Natsume Sōseki (English translation)")}
+
+# Files served compressed: build() writes NAME.gz beside each (when it saves a tenth or
+# more) and the server sends it to browsers that accept gzip (docs/hosting.md).
+COMPRESSED = {".html", ".js", ".mjs", ".css", ".json", ".wasm", ".txt", ".tiktoken", ".model", ".map"}
 
 # Only our own origin, plus the WebAssembly compilation Pyodide needs. No
 # frame-ancestors here: a <meta> policy may not carry it, and embedding is wanted.
@@ -282,6 +288,57 @@ def copy_web(out: Path) -> None:
             shutil.copy2(path, target)
 
 
+def service_worker_files(out: Path) -> list[str]:
+    """What web/sw.js keeps for a second visit and offline use: the page and its modules,
+    the Pyodide runtime, micropip and our wheel, the precomputed answers, presets.json.
+    Not the preset files (web/lib/presets.js caches each one once it is picked), nor the
+    sample course page and the benchmark pages."""
+    files = []
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out).as_posix()
+        top = rel.split("/", 1)[0]
+        if (not path.is_file() or rel == "sw.js" or path.suffix in {".gz", ".map"}
+                or top in {"bench", "examples"} or (top == "presets" and rel != "presets/presets.json")):
+            continue
+        files.append(rel)
+    return files
+
+
+def write_service_worker(out: Path) -> str:
+    """Fill in sw.js's file list and the build's hash (a new hash: a new cache)."""
+    files = service_worker_files(out)
+    digest = hashlib.sha256()
+    for rel in files:
+        digest.update(rel.encode() + b"\0" + hashlib.sha256((out / rel).read_bytes()).digest())
+    version = digest.hexdigest()[:16]
+    source = (out / "sw.js").read_text(encoding="utf-8")
+    source = source.replace("{{SW_VERSION}}", version).replace("{{SW_FILES}}", " ".join(files))
+    (out / "sw.js").write_text(source, encoding="utf-8")
+    return version
+
+
+def compress(out: Path) -> int:
+    """NAME.gz beside every text and WebAssembly file that gzip shrinks by a tenth or more.
+
+    Same input, same bytes (no time stamp in the header); the .gz keeps the original's
+    modification time, so either answers a revalidation alike. Returns the bytes saved."""
+    saved = 0
+    for path in sorted(out.rglob("*")):
+        if not path.is_file() or path.suffix not in COMPRESSED:
+            continue
+        data = path.read_bytes()
+        # The best ratio for what every first visit loads; faster for the 80 MB of presets.
+        level = 6 if path.parent.name == "presets" else 9
+        packed = gzip.compress(data, compresslevel=level, mtime=0)
+        if len(packed) <= 0.9 * len(data):
+            target = path.with_name(path.name + ".gz")
+            target.write_bytes(packed)
+            stat = path.stat()
+            os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            saved += len(data) - len(packed)
+    return saved
+
+
 def build() -> Path:
     setup_node()
     assets = assets_module()
@@ -294,7 +351,7 @@ def build() -> Path:
     wheel = build_wheel(tmp / "wheels")
     copy_web(tmp)
     # Default animations computed now, shown before Python starts (tools/precompute.py).
-    run([sys.executable, ROOT / "tools" / "precompute.py", tmp / "precomputed"])
+    run([sys.executable, ROOT / "tools" / "precompute.py", tmp / "precomputed", tmp / "presets"])
     build_info = {
         "wheel": f"wheels/{wheel.name}",
         "wheel_sha256": sha256(wheel.read_bytes()),
@@ -302,12 +359,14 @@ def build() -> Path:
         "pyodide": json.loads((PYODIDE_PKG / "package.json").read_text())["version"],
     }
     (tmp / "build.json").write_text(json.dumps(build_info, indent=1))
+    write_service_worker(tmp)
+    saved = compress(tmp)
     if DIST.exists():
         shutil.rmtree(DIST)
     tmp.rename(DIST)
     for name, reason in presets["missing"].items():
         log(f"missing {name}: {reason}")
-    log(f"built {DIST} (wheel {wheel.name})")
+    log(f"built {DIST} (wheel {wheel.name}; gzip copies save {saved / 1e6:.1f} MB)")
     if pyodide["micropip"] is None:
         log("WARNING: micropip's wheel could not be fetched; the page cannot install Subword Lab")
     return DIST
@@ -316,11 +375,42 @@ def build() -> Path:
 # --------------------------------------------------------------------------- serve
 
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the right types, our CSP, and revalidation on every load."""
+    """Static files with the right types, our CSP, and revalidation on every load; the
+    gzip copy of a file (NAME.gz, written by build()) to a browser that accepts it."""
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+    encoded = None  # the file whose .gz copy this response sends
+
+    def parse_request(self):
+        self.encoded = None
+        return super().parse_request()
+
+    def send_head(self):
+        self.encoded = self.gzip_copy_of()
+        return super().send_head()
+
+    def gzip_copy_of(self):
+        """The file asked for, if the browser takes gzip and a .gz copy of it exists."""
+        accepted = self.headers.get("Accept-Encoding", "")
+        if "gzip" not in [part.split(";")[0].strip() for part in accepted.split(",")]:
+            return None
+        path = super().translate_path(self.path)
+        if os.path.isdir(path):
+            if not urllib.parse.urlsplit(self.path).path.endswith("/"):
+                return None  # the server redirects to the folder's URL first
+            path = os.path.join(path, "index.html")
+        return path if os.path.isfile(path + ".gz") else None
+
+    def translate_path(self, path):
+        real = super().translate_path(path)
+        if self.encoded and self.encoded in (real, os.path.join(real, "index.html")):
+            return self.encoded + ".gz"
+        return real
 
     def end_headers(self):
+        if self.encoded:
+            self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cache-Control", "no-cache")
@@ -331,6 +421,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
     def guess_type(self, path):
+        if self.encoded and str(path).endswith(".gz"):
+            path = str(path)[:-3]  # the type of what the copy holds: .wasm stays application/wasm
         return MIME.get(Path(str(path)).suffix.lower(), "application/octet-stream")
 
     def log_message(self, format, *args):  # noqa: A002  (stdlib's signature)

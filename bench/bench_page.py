@@ -1,9 +1,15 @@
 """The page's start-up and typing speed, in one headless Chromium run.
 
-Measures, with a fresh browser context (empty cache) for every load:
+Measures, with a fresh browser context (empty cache) for every first visit:
   - navigation to `ready` (Python up, Subword Lab installed, the first tokens drawn
     come after) against a bare page that only starts the same Pyodide in the
     same kind of worker: the ratio is what Subword Lab adds;
+  - the bytes the server sent for each (counted at the server, so the worker's and
+    the service worker's requests count too, compressed as served), as a ratio;
+  - when the default text's tokens were first on screen, and the layout shift
+    (PerformanceObserver "layout-shift", the CLS sum) until a second after ready;
+  - a second visit in the same browser context (HTTP cache, service worker): its
+    ready time and the bytes it fetched again;
   - the time until the interface is drawn (first contentful paint) and wired;
   - a key pressed in a 10 KB text until its tokens are drawn, for each preset;
   - the whole-text count of botchan.txt (278 KB): from setting the text until
@@ -11,16 +17,19 @@ Measures, with a fresh browser context (empty cache) for every load:
     whole-text encode of the same text in CPython (the ratio is Pyodide's cost
     plus the slicing's).
 Absolute times vary with the machine; the ratio is the figure to compare.
+BENCH_START_ONLY=1 measures only the start (no keypresses, no whole-book count).
 
     python3 build.py bench            (or: .venv/bin/python bench/bench_page.py)
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import statistics
 import sys
 import threading
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -36,25 +45,105 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 KEYS = int(os.environ.get("BENCH_KEYS", "15"))
 READY = "html[data-engine=ready]"
+START_ONLY = os.environ.get("BENCH_START_ONLY") == "1"
+
+# Before the page's scripts: the layout shifts (CLS) and the first frame with token chips.
+PROBE = """
+(() => {
+  const box = window.__start = { cls: 0, shifts: [], tokens: null };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.hadRecentInput) continue;
+        box.cls += e.value;
+        const moved = (e.sources || []).map((x) => x.node && x.node.nodeType === 1
+          ? x.node.tagName.toLowerCase() + (x.node.id ? '#' + x.node.id : '') + (x.node.className ? '.' + String(x.node.className).split(' ')[0] : '')
+          : x.node ? x.node.nodeName : '?');
+        box.shifts.push([Math.round(e.startTime), Number(e.value.toFixed(4)), moved.join(' ')]);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  } catch {}
+  const tick = () => {
+    const chip = document.querySelector('#tokens [data-testid=token]');
+    if (chip && chip.getBoundingClientRect().width > 0) { box.tokens = performance.now(); return; }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();
+"""
+
+
+class CountingHandler(build.Handler):
+    """build.py's handler, counting every byte it writes (headers and bodies)."""
+
+    sent = 0
+    lock = threading.Lock()
+
+    def setup(self):
+        super().setup()
+        raw = self.wfile
+        handler = type(self)
+
+        class Writer:
+            def write(self, data):
+                with handler.lock:
+                    handler.sent += len(data)
+                return raw.write(data)
+
+            def __getattr__(self, name):
+                return getattr(raw, name)
+
+        self.wfile = Writer()
+
+
+def counting_server():
+    handler = functools.partial(CountingHandler, directory=str(build.DIST))
+    return build.Server(("127.0.0.1", 0), handler)
+
+
+def sent_since(start):
+    return CountingHandler.sent - start
 
 
 def chromium_path():
     return os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE") or build.shutil.which("chromium")
 
 
-def load_once(browser, url, mark):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+def visit(page, url, mark):
+    """Open `url` in `page`; times, layout shift and bytes sent until it settled."""
+    before = CountingHandler.sent
     page.goto(url)
     page.wait_for_selector(READY, state="attached", timeout=180_000)
+    if mark == "subwordlab:ready":
+        page.evaluate("async () => await window.subwordLab.settled()")
+    page.wait_for_timeout(1000)  # a layout shift just after ready still counts
+    # A service worker that caches the site finishes its install before it counts as ready.
+    page.evaluate("""async () => { if (navigator.serviceWorker && navigator.serviceWorker.controller === null
+        && (await navigator.serviceWorker.getRegistration())) await navigator.serviceWorker.ready; }""")
+    time.sleep(0.3)
     timings = page.evaluate("""(mark) => {
         const ready = performance.getEntriesByName(mark)[0].startTime;
         const fcp = performance.getEntriesByName('first-contentful-paint')[0];
         const ui = performance.getEntriesByName('subwordlab:interface')[0];
-        return {ready, fcp: fcp ? fcp.startTime : null, interface: ui ? ui.startTime : null};
+        const s = window.__start;
+        return {ready, fcp: fcp ? fcp.startTime : null, interface: ui ? ui.startTime : null,
+                tokens: s.tokens, cls: s.cls, shifts: s.shifts};
     }""", mark)
-    context.close()
+    timings["bytes"] = sent_since(before)
     return timings
+
+
+def load_once(browser, url, mark, visits=1):
+    """A first visit with an empty cache (and `visits - 1` more in the same context)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(PROBE)
+    runs = []
+    for _ in range(visits):
+        page = context.new_page()
+        runs.append(visit(page, url, mark))
+        page.close()
+    context.close()
+    return runs
 
 
 def keypress_times(browser, url, text, preset):
@@ -112,10 +201,52 @@ BOOK_FILES = {"gpt2": "gpt2.tiktoken", "bert-base-uncased": "bert-base-uncased.t
               "botchan-unigram": "botchan_en_unigram_1000.model"}
 
 
+def start_report(ours, bare):
+    """The start figures as ratios to the bare Pyodide page of the same run, printed."""
+    med = statistics.median
+    first = [runs[0] for runs in ours]
+    second = [runs[1] for runs in ours if len(runs) > 1]
+    bare_ready = med(r[0]["ready"] for r in bare)
+    bare_bytes = med(r[0]["bytes"] for r in bare)
+    row = {
+        "bare_ready_ms": bare_ready, "bare_bytes": bare_bytes,
+        "ours_ready_ms": med(t["ready"] for t in first),
+        "tokens_visible_ms": med(t["tokens"] for t in first if t["tokens"] is not None)
+        if any(t["tokens"] is not None for t in first) else None,
+        "ours_bytes": med(t["bytes"] for t in first),
+        "cls": max(t["cls"] for t in first), "shifts": [t["shifts"] for t in first],
+        "first_paint_ms": med(t["fcp"] for t in first),
+        "interface_ms": med(t["interface"] for t in first),
+    }
+    row["ratio"] = row["ours_ready_ms"] / bare_ready
+    row["bytes_ratio"] = row["ours_bytes"] / bare_bytes
+    if second:
+        row["second_ready_ms"] = med(t["ready"] for t in second)
+        row["second_bytes"] = med(t["bytes"] for t in second)
+        row["second_ratio"] = row["second_ready_ms"] / bare_ready
+    print(f"\nSubword Lab page, headless Chromium, median of {len(first)} cold loads")
+    print(f"{'measure':<50}{'value':>12}{'÷ bare':>9}")
+    print(f"{'bare Pyodide page: navigation to ready (ms)':<50}{bare_ready:>12.0f}{1:>9.2f}")
+    print(f"{'bare Pyodide page: bytes sent':<50}{bare_bytes:>12,.0f}{1:>9.2f}")
+    print(f"{'Subword Lab: navigation to ready (ms)':<50}{row['ours_ready_ms']:>12.0f}{row['ratio']:>9.2f}")
+    print(f"{'Subword Lab: first visit, bytes sent':<50}{row['ours_bytes']:>12,.0f}{row['bytes_ratio']:>9.2f}")
+    if row["tokens_visible_ms"] is not None:
+        label = "Subword Lab: default tokens on screen (ms)"
+        print(f"{label:<50}{row['tokens_visible_ms']:>12.0f}{row['tokens_visible_ms'] / bare_ready:>9.2f}")
+    if second:
+        print(f"{'Subword Lab: second visit, ready (ms)':<50}{row['second_ready_ms']:>12.0f}{row['second_ratio']:>9.2f}")
+        print(f"{'Subword Lab: second visit, bytes sent':<50}{row['second_bytes']:>12,.0f}"
+              f"{row['second_bytes'] / bare_bytes:>9.2f}")
+    print(f"{'Subword Lab: layout shift (CLS, worst load)':<50}{row['cls']:>12.3f}")
+    print(f"{'Subword Lab: first contentful paint (ms)':<50}{row['first_paint_ms']:>12.0f}")
+    print(f"{'Subword Lab: interface drawn and wired (ms)':<50}{row['interface_ms']:>12.0f}")
+    return row
+
+
 def main() -> int:
     if not (build.DIST / "bench" / "bare.html").exists():
         build.build()
-    server = build.make_server(build.DIST, 0)
+    server = counting_server()
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
     text = assets.fetch(["botchan.txt"], quiet=True)["botchan.txt"].read_text(encoding="utf-8")
@@ -127,32 +258,29 @@ def main() -> int:
         ours, bare = [], []
         for _ in range(ROUNDS):  # interleaved, so drift hits both alike
             bare.append(load_once(browser, f"{url}/bench/bare.html", "bare:ready"))
-            ours.append(load_once(browser, f"{url}/", "subwordlab:ready"))
-        keys = {preset: keypress_times(browser, url, text, preset)
-                for preset in ("gpt2", "bert-base-uncased", "botchan-unigram")}
-        counts = {preset: book_count_time(browser, url, book, preset) for preset in BOOK_FILES}
+            ours.append(load_once(browser, f"{url}/", "subwordlab:ready", visits=2))
+        if not START_ONLY:
+            keys = {preset: keypress_times(browser, url, text, preset)
+                    for preset in ("gpt2", "bert-base-uncased", "botchan-unigram")}
+            counts = {preset: book_count_time(browser, url, book, preset) for preset in BOOK_FILES}
         browser.close()
     server.shutdown()
+    results["start"] = start_report(ours, bare)
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    if START_ONLY:
+        (out / "page_start.json").write_text(json.dumps(results, indent=1))
+        return 0
     sys.path.insert(0, str(ROOT / "py"))
     cpython = {preset: cpython_count_time(name, book) for preset, name in BOOK_FILES.items()}
 
     med = statistics.median
-    ours_ready = med(t["ready"] for t in ours)
-    bare_ready = med(t["ready"] for t in bare)
     results.update({
-        "ours_ready_ms": ours_ready, "bare_ready_ms": bare_ready, "ratio": ours_ready / bare_ready,
-        "first_paint_ms": med(t["fcp"] for t in ours),
-        "interface_ms": med(t["interface"] for t in ours),
         "keypress_ms": {p: {"median": med(v), "max": max(v), "tokens": n} for p, (v, n) in keys.items()},
         "book_count_ms": {p: {"page": ms, "cpython_whole_encode": cpython[p][0], "tokens": n,
                               "cpython_tokens": cpython[p][1]} for p, (ms, n) in counts.items()},
     })
-    print(f"\nSubword Lab page, headless Chromium, median of {ROUNDS} cold loads / {KEYS} keys")
-    print(f"{'measure':<46}{'ms':>10}{'ratio':>9}")
-    print(f"{'bare Pyodide page: navigation to ready':<46}{bare_ready:>10.0f}{1:>9.2f}")
-    print(f"{'Subword Lab: navigation to ready':<46}{ours_ready:>10.0f}{ours_ready / bare_ready:>9.2f}")
-    print(f"{'Subword Lab: first contentful paint':<46}{results['first_paint_ms']:>10.0f}")
-    print(f"{'Subword Lab: interface drawn and wired':<46}{results['interface_ms']:>10.0f}")
+    print(f"\n{KEYS} keys per preset")
     for preset, row in results["keypress_ms"].items():
         label = f"key in 10 KB text -> tokens painted ({preset})"
         print(f"{label:<46}{row['median']:>10.1f}   (max {row['max']:.0f}, {row['tokens']:,} tokens)")
@@ -161,8 +289,6 @@ def main() -> int:
         ratio = row["page"] / row["cpython_whole_encode"]
         same = "equal" if row["tokens"] == row["cpython_tokens"] else "DIFFERENT"
         print(f"{label:<46}{row['page']:>10.0f}{ratio:>9.2f}   ({row['tokens']:,} tokens, {same} in CPython)")
-    out = ROOT / "bench" / "results"
-    out.mkdir(parents=True, exist_ok=True)
     (out / "page.json").write_text(json.dumps(results, indent=1))
     return 0
 

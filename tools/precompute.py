@@ -1,8 +1,9 @@
 """Precompute the default animations so the page can show them before Python is ready.
 
-    python3 tools/precompute.py OUT_DIR
+    python3 tools/precompute.py OUT_DIR [PRESETS_DIR]
 
-build.py runs this during `build` and writes dist/precomputed/. It imports
+build.py runs this during `build` and writes dist/precomputed/ (PRESETS_DIR is the
+built presets folder, dist/presets). It imports
 py/subword_lab from the source tree (CPython, standard library only) and makes
 exactly the calls the page makes through its worker, so what is stored is what
 Python in the browser would answer:
@@ -11,15 +12,23 @@ Python in the browser would answer:
 - "train": web_train.train(args) for each course preset and algorithm with the
   view's default options, with every event it emitted;
 - "open_toy" and "trace_encode": the encode view's course toys and their default
-  texts (webapi.open_toy, webapi.trace_encode, with the events).
+  texts (webapi.open_toy, webapi.trace_encode, with the events);
+- "encode_preset" (with PRESETS_DIR): the tokenize view's and the embedded widget's
+  default text in their default preset, {result: webapi.encode(...), details:
+  webapi.open_bytes(...)}, so their tokens are on screen before Python is ready.
+  The texts are read from the views' own sources (SAMPLE in web/views/tokenize.js,
+  DEFAULT_TEXT in web/embed-tokenize.js), so the two cannot drift apart.
 
 index.json lists the entries as {kind, args, file}; web/precomputed.js looks a
-request up by (kind, args) and fetches only the file it needs.
+request up by (kind, args) and fetches only the file it needs. Small payloads (the
+"encode_preset" ones) are also inlined in index.json as `payload`: the page needs
+them at its first paint, one request earlier.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -32,6 +41,11 @@ ALGOS = ("bpe", "wordpiece", "unigram")
 # The encode view's default text per course toy (DEFAULT_TEXT in web/views/encode.js).
 ENCODE_DEFAULTS = {"wordpiece": "hugs", "bpe": "hugs", "unigram": "unhug"}
 FORMAT = 1
+# The views that open on a preset, their default text's constant and default preset.
+PAGE_DEFAULTS = (("web/views/tokenize.js", "SAMPLE", "DEFAULT_PRESET"),
+                 ("web/embed-tokenize.js", "DEFAULT_TEXT", "DEFAULT_TOKENIZER"))
+TOKENIZE_LIMIT = 20000  # WINDOW_CHARS in tokenize.js, `limit` in embed-tokenize.js
+INLINE_BYTES = 16_000  # payloads up to this size are inlined in index.json
 
 
 def call(fn, args) -> dict:
@@ -71,20 +85,61 @@ def entries():
         yield "trace_encode", args, call(webapi.trace_encode, args)
 
 
+def js_string(source: str, name: str) -> str:
+    """The value of `const NAME = "..." + "...";` in a JavaScript source (JSON-style literals)."""
+    match = re.search(rf'^const {name} = ((?:"(?:[^"\\\n]|\\.)*"\s*\+?\s*)+);', source, re.M)
+    if not match:
+        raise SystemExit(f"precompute: no string constant {name} found")
+    return "".join(json.loads(part) for part in re.findall(r'"(?:[^"\\\n]|\\.)*"', match.group(1)))
+
+
+def page_defaults() -> list[tuple[str, str]]:
+    """(preset id, text) the tokenize view and the embedded widget open with."""
+    found = []
+    for path, text_name, preset_name in PAGE_DEFAULTS:
+        source = (ROOT / path).read_text(encoding="utf-8")
+        found.append((js_string(source, preset_name), js_string(source, text_name)))
+    return found
+
+
+def preset_entries(presets: Path):
+    """The default text of each view in its default preset, as the worker answers it."""
+    from subword_lab.web import api as webapi
+
+    manifest = json.loads((presets / "presets.json").read_text(encoding="utf-8"))
+    by_id = {p["id"]: p for p in manifest["presets"] if p.get("file")}
+    for key, text in page_defaults():
+        if key not in by_id:
+            continue  # that preset is not shipped in this build: Python draws the tokens
+        file = by_id[key]["file"]
+        data = (presets.parent / file).read_bytes()
+        details = json.loads(webapi.open_bytes(key, file.split("/")[-1], data))
+        result = json.loads(webapi.encode(key, text, TOKENIZE_LIMIT))
+        yield "encode_preset", {"key": key, "text": text}, {"result": result, "details": details}
+
+
 def file_name(kind: str, args: dict) -> str:
     digest = hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()[:12]
     return f"{kind}-{digest}.json"
 
 
-def write(out: Path) -> dict:
-    """Write every entry and index.json into `out`; return the index."""
+def write(out: Path, presets: Path | None = None) -> dict:
+    """Write every entry and index.json into `out`; return the index.
+
+    With `presets` (the built presets folder), the views' default tokens too."""
     out.mkdir(parents=True, exist_ok=True)
     index = {"format": FORMAT, "entries": []}
-    for kind, args, payload in entries():
+    stored = list(entries())
+    if presets is not None and (presets / "presets.json").exists():
+        stored += list(preset_entries(presets))
+    for kind, args, payload in stored:
         name = file_name(kind, args)
         text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         (out / name).write_text(text, encoding="utf-8")
-        index["entries"].append({"kind": kind, "args": args, "file": name})
+        entry = {"kind": kind, "args": args, "file": name}
+        if kind == "encode_preset" and len(text.encode()) <= INLINE_BYTES:
+            entry["payload"] = payload
+        index["entries"].append(entry)
     (out / "index.json").write_text(json.dumps(index, ensure_ascii=False, indent=1),
                                     encoding="utf-8")
     return index
@@ -92,10 +147,10 @@ def write(out: Path) -> dict:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1:
+    if len(argv) not in (1, 2):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    index = write(Path(argv[0]))
+    index = write(Path(argv[0]), Path(argv[1]) if len(argv) == 2 else None)
     print(f"[precompute] {len(index['entries'])} entries in {argv[0]}", file=sys.stderr)
     return 0
 

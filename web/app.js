@@ -5,6 +5,8 @@ import "./i18n/page.js";
 import "./i18n/tokenize.js";
 import * as urlState from "./lib/urlstate.js";
 import { TokenizeView } from "./views/tokenize.js";
+import { showPrecomputed } from "./views/tokenize/first-paint.js";
+import { precomputed } from "./lib/precomputed.js";
 import { ViewSwitcher } from "./view-switcher.js";
 
 const root = document.documentElement;
@@ -83,14 +85,31 @@ async function loadManifest() {
   }
 }
 
+precomputed.warm(); // the default text's tokens come with its index (tools/precompute.py)
 const manifest = await loadManifest();
 const tokenize = new TokenizeView({ engine, urlState, manifest, root: document.getElementById("view-tokenize") });
 tokenize.start();
+const firstPaint = showPrecomputed(tokenize, tokenize.el.select.value).catch(() => false);
 const views = new ViewSwitcher({ engine, urlState, manifest, tokenize });
 views.start();
 import("./share.js").then((share) => share.mount()); // Copy link / Copy embed code (issue 6)
 performance.mark("subwordlab:interface"); // controls drawn and wired (bench/bench_page.py)
+// The tokenize view is shown once drawn, stored tokens included (style.css: data-drawn).
+firstPaint.then(() => { root.dataset.drawn = "true"; });
 engine.ready.then(() => performance.mark("subwordlab:ready"), () => {});
+engine.ready.then(keepOffline, () => {});
+
+// A second visit, and a visit offline, start from the service worker's cache (web/sw.js),
+// registered once Python is up so that filling it competes with nothing. ?nosw removes it.
+function keepOffline() {
+  const container = navigator.serviceWorker;
+  if (!container) return; // an insecure origin, or a browser without service workers
+  if (new URLSearchParams(location.search).has("nosw")) {
+    container.getRegistration().then((r) => r && r.unregister()).catch(() => {});
+    return;
+  }
+  container.register(new URL("./sw.js", import.meta.url)).catch(() => {}); // the page works without
+}
 
 // The automation contract (docs/automation.md). Stable: add, never change.
 // `ready` rejects when Python cannot start; the page shows that itself, so an

@@ -287,6 +287,8 @@ export class SubwordLabElement extends HTMLElement {
     frame.append(status);
     this.dataset.state = "loading";
     const { engine } = sharedEngine();
+    // The view's modules download while the manifest comes (import() is fetched once).
+    if (Object.hasOwn(MODULES, attrs.view ?? "")) import(MODULES[attrs.view]).catch(() => {});
     const manifest = await sharedManifest();
     if (run !== this.generation) return;
     const view = check(attrs, manifest);

@@ -55,7 +55,8 @@ export function currentLink() {
 export function mount({ container = document.querySelector("header.site") } = {}) {
   if (!container) return null;
   loadCss(new URL("./share.css", import.meta.url));
-  const box = el("div", "share");
+  // index.html holds the box's place from the first paint, so filling it moves nothing.
+  const box = container.querySelector(":scope > .share") || el("div", "share");
   box.setAttribute("role", "group");
   box.setAttribute("aria-label", t("share.label"));
   const link = el("button", "button", t("share.link"));

@@ -72,6 +72,12 @@ document.getElementById("auto").addEventListener("subwordlab:step", (e) => steps
 </body></html>"""
 
 
+DEFAULT = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Default widget</title>
+<script type="module" src="{site}/embed.js"></script></head>
+<body><subword-lab id="plain"></subword-lab></body></html>"""
+
+
 @pytest.fixture(scope="module")
 def host(tmp_path_factory, site):
     """A second server on another port: the course page's origin."""
@@ -79,6 +85,7 @@ def host(tmp_path_factory, site):
     (folder / "host.html").write_text(HOST.format(site=site, snippet=HEIGHT_SNIPPET), encoding="utf-8")
     (folder / "bad.html").write_text(BAD.format(site=site), encoding="utf-8")
     (folder / "options.html").write_text(OPTIONS.format(site=site), encoding="utf-8")
+    (folder / "default.html").write_text(DEFAULT.format(site=site), encoding="utf-8")
     handler = functools.partial(Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -393,3 +400,26 @@ def test_the_full_page_says_when_python_cannot_start(browser, broken_site):
         assert problems == []
     finally:
         context.close()
+
+
+def test_default_widget_shows_its_tokens_before_python(visit, host, gpt2_tiktoken):
+    """The tokenize widget's default text in GPT-2 is drawn from the build's precomputed
+    answer while Python is held back (its WebAssembly never arrives), on another origin."""
+    held = []
+    visit.context.route("**/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
+    page = visit(f"{host}/default.html")
+    chips = page.locator("#plain [data-testid=token]")
+    chips.first.wait_for(timeout=30_000)
+    assert page.get_attribute("#plain", "data-state") == "loading" and held
+    text = page.locator("#plain [data-testid=embed-text]").input_value()
+    ids = [int(chip.get_attribute("data-token-id")) for chip in chips.all()]
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
+    from tiktoken_ext.openai_public import ENDOFTEXT, r50k_pat_str
+    oracle = tiktoken.Encoding("gpt2-local", pat_str=r50k_pat_str,
+                               mergeable_ranks=load_tiktoken_bpe(str(gpt2_tiktoken)),
+                               special_tokens={ENDOFTEXT: 50256})
+    assert ids == oracle.encode(text)
+    assert page.locator("#plain [data-testid=token-count]").text_content() == str(len(ids))
+    for route in held:
+        route.continue_()

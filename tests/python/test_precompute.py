@@ -51,11 +51,25 @@ def expected(kind, args):
     raise AssertionError(f"unknown kind {kind}")
 
 
-def check(folder: Path):
+def fresh_preset(presets: Path, key: str, text: str) -> dict:
+    """A preset opened and the text encoded as the worker does it (web/worker.js)."""
+    manifest = json.loads((presets / "presets.json").read_text(encoding="utf-8"))
+    file = next(p["file"] for p in manifest["presets"] if p["id"] == key)
+    details = json.loads(webapi.open_bytes(key, Path(file).name, (presets.parent / file).read_bytes()))
+    return {"result": json.loads(webapi.encode(key, text, 20000)), "details": details}
+
+
+def check(folder: Path, presets: Path | None = None):
     index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
     assert index["format"] == precompute.FORMAT
     for entry in index["entries"]:
         stored = json.loads((folder / entry["file"]).read_text(encoding="utf-8"))
+        if entry["kind"] == "encode_preset":
+            assert presets is not None, "tokens of a preset stored, but no presets given"
+            assert stored == fresh_preset(presets, entry["args"]["key"], entry["args"]["text"]), \
+                f"{entry['file']}: differs from a fresh run; rebuild"
+            assert entry.get("payload", stored) == stored, "the inlined copy differs from the file"
+            continue
         result, events = expected(entry["kind"], entry["args"])
         where = f"{folder.name}/{entry['file']} ({entry['kind']} {entry['args']})"
         assert stored["events"] == events, f"{where}: events differ from a fresh run; rebuild"
@@ -102,7 +116,7 @@ def test_built_site_serves_a_fresh_run():
     data is written to a temporary folder, as `build.py build` would write it."""
     if os.environ.get("SUBWORD_LAB_BUILT"):
         assert (DIST / "index.json").exists(), "build.py test built no dist/precomputed"
-        check(DIST)
+        check(DIST, DIST.parent / "presets")
     else:
         check_folder = precompute.write  # the same function build.py runs
         import tempfile
@@ -129,3 +143,45 @@ def test_encode_defaults_match_the_view():
     for algo, text in precompute.ENCODE_DEFAULTS.items():
         assert f'{algo}: "{text}"' in line
 
+
+
+@pytest.fixture(scope="module")
+def with_presets(tmp_path_factory, gpt2_tiktoken):
+    """precompute given a presets folder holding GPT-2 only, as build.py lays it out."""
+    site = tmp_path_factory.mktemp("site")
+    (site / "presets").mkdir()
+    (site / "presets" / "gpt2.tiktoken").write_bytes(Path(gpt2_tiktoken).read_bytes())
+    manifest = {"presets": [{"id": "gpt2", "file": "presets/gpt2.tiktoken"},
+                            {"id": "bert-base-uncased", "file": None}]}
+    (site / "presets" / "presets.json").write_text(json.dumps(manifest))
+    return site, precompute.write(site / "precomputed", site / "presets")
+
+
+def test_default_tokens_of_both_views_are_stored_and_are_gpt2s(with_presets, gpt2_tiktoken):
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
+    from tiktoken_ext.openai_public import ENDOFTEXT, r50k_pat_str
+
+    site, index = with_presets
+    stored = [e for e in index["entries"] if e["kind"] == "encode_preset"]
+    texts = {e["args"]["text"] for e in stored}
+    # The texts are the views' own defaults (read from their sources, not copied here).
+    for path, name in (("web/views/tokenize.js", "SAMPLE"), ("web/embed-tokenize.js", "DEFAULT_TEXT")):
+        source = (ROOT / path).read_text(encoding="utf-8")
+        first = source.split(f"const {name} = ", 1)[1].split('"')[1]
+        assert any(text.startswith(first) for text in texts), (path, texts)
+    assert len(stored) == 2 and {e["args"]["key"] for e in stored} == {"gpt2"}
+    oracle = tiktoken.Encoding("gpt2-local", pat_str=r50k_pat_str,
+                               mergeable_ranks=load_tiktoken_bpe(str(gpt2_tiktoken)),
+                               special_tokens={ENDOFTEXT: 50256})
+    for entry in stored:
+        assert entry["payload"]["result"]["ids"] == oracle.encode(entry["args"]["text"])
+        assert entry["payload"]["details"]["vocab_size"] > 50000
+    check(site / "precomputed", site / "presets")
+
+
+def test_a_preset_missing_from_the_build_is_left_out(tmp_path):
+    (tmp_path / "presets").mkdir()
+    (tmp_path / "presets" / "presets.json").write_text(json.dumps({"presets": [{"id": "gpt2", "file": None}]}))
+    index = precompute.write(tmp_path / "precomputed", tmp_path / "presets")
+    assert not [e for e in index["entries"] if e["kind"] == "encode_preset"]

@@ -31,7 +31,8 @@ export function setText(node, text) {
 const loaded = new Set();
 export function loadCss(url) {
   const href = String(url);
-  if (loaded.has(href)) return;
+  // Once per sheet, also when the page links it itself (index.html: share.css, for its first paint).
+  if (loaded.has(href) || [...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href === href)) return;
   loaded.add(href);
   const link = document.createElement("link");
   link.rel = "stylesheet";

@@ -26,7 +26,11 @@ async function getJson(url) {
 function loadIndex() {
   if (!index) {
     index = getJson(new URL("index.json", base))
-      .then((data) => new Map((data.entries || []).map((e) => [canonical(e.kind, e.args), e.file])))
+      .then((data) => new Map((data.entries || []).map((e) => {
+        // A small entry comes inlined (the tokens the page shows at its first paint).
+        if (e.payload) files.set(e.file, Promise.resolve(e.payload));
+        return [canonical(e.kind, e.args), e.file];
+      })))
       .catch(() => new Map()); // no precomputed data: every lookup is a miss, Python answers
   }
   return index;
@@ -38,7 +42,6 @@ async function lookup(kind, args = {}) {
   if (!files.has(file)) files.set(file, getJson(new URL(file, base)).catch(() => null));
   const stored = await files.get(file);
   return stored && structuredClone(stored); // each caller may keep and change its copy
-
 }
 
 // Start fetching the index now: it is small and every view asks it first.

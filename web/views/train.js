@@ -133,9 +133,10 @@ class TrainView {
     const step = get("step");
     if (linked && this.corpus.value !== "custom") await this.train({ step: step === null ? null : Number(step) });
     else this.status.textContent = t("train.status.idle");
-    // Start the training worker now, not before: a precomputed run is drawn first, and
-    // booting a second Python would compete with it for the processor.
-    this.trainer.warm();
+    // Start the training worker once the main Python is up, not before: a precomputed run
+    // is drawn first, and two Pythons booting at once share the processor (a course page
+    // with several widgets waits for the slower of both). A run asked for earlier starts it.
+    this.context.engine.ready.then(() => this.trainer.warm(), () => {});
     this.resolveWaiters();
   }
 

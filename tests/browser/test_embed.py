@@ -318,8 +318,6 @@ def test_course_page(visit, site):
     page.screenshot(path=shot_path("screenshot-embed.png"), full_page=True)
 
 
-
-
 def serve_folder(folder, make_server):
     """Serve `folder` on a free port in a thread; returns (url, server)."""
     server = make_server(folder)

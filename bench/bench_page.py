@@ -5,7 +5,9 @@ Measures, with a fresh browser context (empty cache) for every load:
     come after) against a bare page that only starts the same Pyodide in the
     same kind of worker: the ratio is what Subword Lab adds;
   - the time until the interface is drawn (first contentful paint) and wired;
-  - a key pressed in a 10 KB text until its tokens are drawn, for each preset;
+  - a key pressed in a 10 KB text until its tokens are painted, for each preset, with
+    the caret at the end, in the middle and at the start of the text; and the longest
+    main-thread task (a "longtask" entry, over 50 ms) seen while typing;
   - the whole-text count of botchan.txt (278 KB): from setting the text until
     `token-count` is complete (counted in slices in the worker), against one
     whole-text encode of the same text in CPython (the ratio is Pyodide's cost
@@ -13,6 +15,11 @@ Measures, with a fresh browser context (empty cache) for every load:
 Absolute times vary with the machine; the ratio is the figure to compare.
 
     python3 build.py bench            (or: .venv/bin/python bench/bench_page.py)
+    BENCH_PARTS=keys .venv/bin/python bench/bench_page.py    (only the keypress part;
+                                      parts: load, keys, count; all by default)
+    BENCH_BASE=/other/dist ...        (the keypress part also on another build, say main's,
+                                      preset by preset in turn with this one: before/after
+                                      figures from one run)
 """
 from __future__ import annotations
 
@@ -34,7 +41,11 @@ import build  # noqa: E402
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
-KEYS = int(os.environ.get("BENCH_KEYS", "15"))
+KEYS = int(os.environ.get("BENCH_KEYS", "15"))  # per caret position
+PARTS = set(os.environ.get("BENCH_PARTS", "load,keys,count").split(","))
+BASE = os.environ.get("BENCH_BASE")
+KEY_PRESETS = ("gpt2", "bert-base-uncased", "botchan-unigram", "o200k-base", "mistral-v3")
+CARETS = ("end", "middle", "start")
 READY = "html[data-engine=ready]"
 
 
@@ -58,6 +69,7 @@ def load_once(browser, url, mark):
 
 
 def keypress_times(browser, url, text, preset):
+    """Key → painted tokens (ms) for KEYS keys at each caret position, and the longest task."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{url}/?tokenizer={preset}")
@@ -66,21 +78,29 @@ def keypress_times(browser, url, text, preset):
     page.evaluate("""() => {
         const box = document.querySelector('[data-testid=text-input]');
         box.addEventListener('keydown', (e) => { window.__keyAt = e.timeStamp; });
+        window.__longest = 0;
+        new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+        }).observe({ type: 'longtask' });
         box.focus();
-        box.setSelectionRange(box.value.length, box.value.length);
     }""")
-    times = []
-    for i in range(KEYS):
-        page.keyboard.type("ab"[i % 2])
-        page.evaluate("async () => await window.subwordLab.settled()")
-        # Wait for the paint after the update, then read both stamps.
-        state = page.evaluate("""() => new Promise((done) => requestAnimationFrame(() =>
-            setTimeout(() => requestAnimationFrame(() => setTimeout(() => done(window.subwordLab.state()), 0)), 0)))""")
-        key_at = page.evaluate("window.__keyAt")
-        times.append(state["paintedAt"] - key_at)
+    times = {}
+    for caret in CARETS:
+        at = {"end": len(text), "middle": len(text) // 2, "start": 0}[caret]
+        page.evaluate("(p) => document.querySelector('[data-testid=text-input]').setSelectionRange(p, p)", at)
+        times[caret] = []
+        for i in range(KEYS):
+            page.keyboard.type("ab"[i % 2])
+            page.evaluate("async () => await window.subwordLab.settled()")
+            # Wait for the paint after the update, then read both stamps.
+            state = page.evaluate("""() => new Promise((done) => requestAnimationFrame(() =>
+                setTimeout(() => requestAnimationFrame(() => setTimeout(() => done(window.subwordLab.state()), 0)), 0)))""")
+            key_at = page.evaluate("window.__keyAt")
+            times[caret].append(state["paintedAt"] - key_at)
+    longest = page.evaluate("window.__longest")
     tokens = len(state["ids"])
     context.close()
-    return times, tokens
+    return times, tokens, longest
 
 
 def book_count_time(browser, url, text, preset):
@@ -118,6 +138,11 @@ def main() -> int:
     server = build.make_server(build.DIST, 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
+    base_url = None
+    if BASE:
+        base_server = build.make_server(Path(BASE), 0)
+        threading.Thread(target=base_server.serve_forever, daemon=True).start()
+        base_url = f"http://127.0.0.1:{base_server.server_address[1]}"
     text = assets.fetch(["botchan.txt"], quiet=True)["botchan.txt"].read_text(encoding="utf-8")
     book = text.replace("\r\n", "\n")
     text = text[:10_000]
@@ -125,37 +150,59 @@ def main() -> int:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=ARGS)
         ours, bare = [], []
-        for _ in range(ROUNDS):  # interleaved, so drift hits both alike
+        for _ in range(ROUNDS if "load" in PARTS else 0):  # interleaved, so drift hits both alike
             bare.append(load_once(browser, f"{url}/bench/bare.html", "bare:ready"))
             ours.append(load_once(browser, f"{url}/", "subwordlab:ready"))
-        keys = {preset: keypress_times(browser, url, text, preset)
-                for preset in ("gpt2", "bert-base-uncased", "botchan-unigram")}
-        counts = {preset: book_count_time(browser, url, book, preset) for preset in BOOK_FILES}
+        keys, base_keys = {}, {}
+        for preset in (KEY_PRESETS if "keys" in PARTS else ()):
+            if base_url:
+                base_keys[preset] = keypress_times(browser, base_url, text, preset)
+            keys[preset] = keypress_times(browser, url, text, preset)
+        counts = {preset: book_count_time(browser, url, book, preset)
+                  for preset in (BOOK_FILES if "count" in PARTS else ())}
         browser.close()
     server.shutdown()
     sys.path.insert(0, str(ROOT / "py"))
-    cpython = {preset: cpython_count_time(name, book) for preset, name in BOOK_FILES.items()}
+    cpython = {preset: cpython_count_time(name, book) for preset, name in BOOK_FILES.items()
+               if preset in counts}
 
     med = statistics.median
-    ours_ready = med(t["ready"] for t in ours)
-    bare_ready = med(t["ready"] for t in bare)
-    results.update({
-        "ours_ready_ms": ours_ready, "bare_ready_ms": bare_ready, "ratio": ours_ready / bare_ready,
-        "first_paint_ms": med(t["fcp"] for t in ours),
-        "interface_ms": med(t["interface"] for t in ours),
-        "keypress_ms": {p: {"median": med(v), "max": max(v), "tokens": n} for p, (v, n) in keys.items()},
-        "book_count_ms": {p: {"page": ms, "cpython_whole_encode": cpython[p][0], "tokens": n,
-                              "cpython_tokens": cpython[p][1]} for p, (ms, n) in counts.items()},
-    })
-    print(f"\nSubword Lab page, headless Chromium, median of {ROUNDS} cold loads / {KEYS} keys")
+    print(f"\nSubword Lab page, headless Chromium, median of {ROUNDS} cold loads / {KEYS} keys per caret")
     print(f"{'measure':<46}{'ms':>10}{'ratio':>9}")
-    print(f"{'bare Pyodide page: navigation to ready':<46}{bare_ready:>10.0f}{1:>9.2f}")
-    print(f"{'Subword Lab: navigation to ready':<46}{ours_ready:>10.0f}{ours_ready / bare_ready:>9.2f}")
-    print(f"{'Subword Lab: first contentful paint':<46}{results['first_paint_ms']:>10.0f}")
-    print(f"{'Subword Lab: interface drawn and wired':<46}{results['interface_ms']:>10.0f}")
-    for preset, row in results["keypress_ms"].items():
-        label = f"key in 10 KB text -> tokens painted ({preset})"
-        print(f"{label:<46}{row['median']:>10.1f}   (max {row['max']:.0f}, {row['tokens']:,} tokens)")
+    if ours:
+        ours_ready = med(t["ready"] for t in ours)
+        bare_ready = med(t["ready"] for t in bare)
+        results.update({
+            "ours_ready_ms": ours_ready, "bare_ready_ms": bare_ready, "ratio": ours_ready / bare_ready,
+            "first_paint_ms": med(t["fcp"] for t in ours),
+            "interface_ms": med(t["interface"] for t in ours),
+        })
+        print(f"{'bare Pyodide page: navigation to ready':<46}{bare_ready:>10.0f}{1:>9.2f}")
+        print(f"{'Subword Lab: navigation to ready':<46}{ours_ready:>10.0f}{ours_ready / bare_ready:>9.2f}")
+        print(f"{'Subword Lab: first contentful paint':<46}{results['first_paint_ms']:>10.0f}")
+        print(f"{'Subword Lab: interface drawn and wired':<46}{results['interface_ms']:>10.0f}")
+    def keypress_rows(measured):
+        return {p: {"median": med(sum(v.values(), [])), "max": max(sum(v.values(), [])), "tokens": n,
+                    "longest_task": longest, **{f"median_{c}": med(v[c]) for c in CARETS}}
+                for p, (v, n, longest) in measured.items()}
+
+    results["keypress_ms"] = keypress_rows(keys)
+    if base_keys:
+        results["base"] = BASE
+        results["base_keypress_ms"] = keypress_rows(base_keys)
+    for name, rows in (("base: ", results.get("base_keypress_ms", {})), ("", results["keypress_ms"])):
+        for preset, row in rows.items():
+            label = f"{name}key in 10 KB text -> tokens painted ({preset})"
+            carets = ", ".join(f"{c} {row['median_' + c]:.0f}" for c in CARETS)
+            print(f"{label:<46}{row['median']:>10.1f}   ({carets}; max {row['max']:.0f}; "
+                  f"longest task {row['longest_task']:.0f}; {row['tokens']:,} tokens)")
+    for preset, row in results.get("base_keypress_ms", {}).items():
+        now = results["keypress_ms"][preset]
+        print(f"{'ratio base / this, ' + preset:<46}{row['median'] / now['median']:>10.1f}x median key, "
+              f"{row['longest_task'] / max(now['longest_task'], 1):.1f}x longest task")
+    results["book_count_ms"] = {
+        p: {"page": ms, "cpython_whole_encode": cpython[p][0], "tokens": n,
+            "cpython_tokens": cpython[p][1]} for p, (ms, n) in counts.items()}
     for preset, row in results["book_count_ms"].items():
         label = f"278 KB book counted whole on the page ({preset})"
         ratio = row["page"] / row["cpython_whole_encode"]

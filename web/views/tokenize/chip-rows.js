@@ -16,8 +16,10 @@ export class ChipRows {
   // placed(chip, i): called for each chip drawn, to set its place and state;
   // release(chip): a drawn chip that may be reused (chipFor may return it) during this
   // draw; done(): the draw is over (chips released and not reused are dropped).
-  constructor(box, { chipFor, placed, release, done, remeasured }) {
+  constructor(box, { chipFor, placed, release, done, remeasured, signature, reclaim }) {
     this.box = box;
+    this.signature = signature; // (from, to): equal when tokens from..to look the same
+    this.reclaim = reclaim; // a released chip kept where it was
     this.remeasured = remeasured;
     this.chipFor = chipFor;
     this.placed = placed;
@@ -202,6 +204,13 @@ export class ChipRows {
     }
     Object.assign(drawn, { from, to, generation: this.generation, stale: false });
     drawn.el.style.top = `${r * this.m.row}px`;
+    // The same chips as before (a row after an edit, its tokens moved): only their places.
+    const sig = this.signature(from, to);
+    if (drawn.sig === sig && drawn.el.children.length === to - from) {
+      [...drawn.el.children].forEach((chip, k) => this.placed(this.reclaim(chip), from + k));
+      return;
+    }
+    drawn.sig = sig;
     const chips = [];
     for (let i = from; i < to; i++) {
       const chip = this.chipFor(i);

@@ -67,8 +67,9 @@ export class TextLayer {
     }
     if (start === null) start = pos;
     const limit = Math.max(result.encoded_chars || 0, Math.min(text.length, MAX_CHARS));
-    this.before.data = text.slice(0, start);
-    this.after.data = text.slice(pos, Math.max(pos, limit)) + "\u200b";
+    // Unchanged text is not set again: a text node set anew is laid out anew.
+    setData(this.before, text.slice(0, start));
+    setData(this.after, text.slice(pos, Math.max(pos, limit)) + "\u200b");
     for (const node of this.middle) node.remove();
     this.backdrop.insertBefore(fragmentOf(nodes), this.after);
     this.middle = nodes;
@@ -211,6 +212,10 @@ export class TextLayer {
     this.nodes = [];
     this.result = null;
   }
+}
+
+function setData(node, data) {
+  if (node.data !== data) node.data = data;
 }
 
 function fragmentOf(nodes) {

@@ -69,6 +69,12 @@ export class TokenList {
       placed: (chip, i) => this.place(chip, i),
       release: (chip) => this.release(chip),
       done: () => this.pool.clear(),
+      signature: (from, to) => {
+        let sig = "";
+        for (let i = from; i < to; i++) sig += `${this.lookKey(this.result, i)}\u0001`;
+        return sig;
+      },
+      reclaim: (chip) => this.reclaim(chip),
       remeasured: () => {
         this.looks.clear();
         if (this.last) this.draw(...this.last);
@@ -151,6 +157,14 @@ export class TokenList {
     const key = chip.dataset.look;
     if (!this.pool.has(key)) this.pool.set(key, []);
     this.pool.get(key).push(chip);
+  }
+
+  // A chip released for reuse that stays where it is: out of the pool again.
+  reclaim(chip) {
+    const free = this.pool.get(chip.dataset.look);
+    const at = free ? free.lastIndexOf(chip) : -1;
+    if (at >= 0) free.splice(at, 1);
+    return chip;
   }
 
   // A chip's place in the list and its state (highlight, focus, joined bytes).

@@ -11,7 +11,9 @@ Measures, with a fresh browser context (empty cache) for every first visit:
   - a second visit in the same browser context (HTTP cache, service worker): its
     ready time and the bytes it fetched again;
   - the time until the interface is drawn (first contentful paint) and wired;
-  - a key pressed in a 10 KB text until its tokens are drawn, for each preset;
+  - a key pressed in a 10 KB text until its tokens are painted, for each preset, with
+    the caret at the end, in the middle and at the start of the text; and the longest
+    main-thread task (a "longtask" entry, over 50 ms) seen while typing;
   - the whole-text count of botchan.txt (278 KB): from setting the text until
     `token-count` is complete (counted in slices in the worker), against one
     whole-text encode of the same text in CPython (the ratio is Pyodide's cost
@@ -20,6 +22,11 @@ Absolute times vary with the machine; the ratio is the figure to compare.
 BENCH_START_ONLY=1 measures only the start (no keypresses, no whole-book count).
 
     python3 build.py bench            (or: .venv/bin/python bench/bench_page.py)
+    BENCH_PARTS=keys .venv/bin/python bench/bench_page.py    (only the keypress part;
+                                      parts: load, keys, count; all by default)
+    BENCH_BASE=/other/dist ...        (the keypress part also on another build, say main's,
+                                      preset by preset in turn with this one: before/after
+                                      figures from one run)
 """
 from __future__ import annotations
 
@@ -43,9 +50,15 @@ import build  # noqa: E402
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
-KEYS = int(os.environ.get("BENCH_KEYS", "15"))
+KEYS = int(os.environ.get("BENCH_KEYS", "15"))  # per caret position
+PARTS = set(os.environ.get("BENCH_PARTS", "load,keys,count").split(","))
+BASE = os.environ.get("BENCH_BASE")
+KEY_PRESETS = ("gpt2", "bert-base-uncased", "botchan-unigram", "o200k-base", "mistral-v3")
+CARETS = ("end", "middle", "start")
 READY = "html[data-engine=ready]"
 START_ONLY = os.environ.get("BENCH_START_ONLY") == "1"
+if START_ONLY:
+    PARTS = {"load"}
 
 # Before the page's scripts: the layout shifts (CLS) and the first frame with token chips.
 PROBE = """
@@ -147,6 +160,7 @@ def load_once(browser, url, mark, visits=1):
 
 
 def keypress_times(browser, url, text, preset):
+    """Key → painted tokens (ms) for KEYS keys at each caret position, and the longest task."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{url}/?tokenizer={preset}")
@@ -155,21 +169,29 @@ def keypress_times(browser, url, text, preset):
     page.evaluate("""() => {
         const box = document.querySelector('[data-testid=text-input]');
         box.addEventListener('keydown', (e) => { window.__keyAt = e.timeStamp; });
+        window.__longest = 0;
+        new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+        }).observe({ type: 'longtask' });
         box.focus();
-        box.setSelectionRange(box.value.length, box.value.length);
     }""")
-    times = []
-    for i in range(KEYS):
-        page.keyboard.type("ab"[i % 2])
-        page.evaluate("async () => await window.subwordLab.settled()")
-        # Wait for the paint after the update, then read both stamps.
-        state = page.evaluate("""() => new Promise((done) => requestAnimationFrame(() =>
-            setTimeout(() => requestAnimationFrame(() => setTimeout(() => done(window.subwordLab.state()), 0)), 0)))""")
-        key_at = page.evaluate("window.__keyAt")
-        times.append(state["paintedAt"] - key_at)
+    times = {}
+    for caret in CARETS:
+        at = {"end": len(text), "middle": len(text) // 2, "start": 0}[caret]
+        page.evaluate("(p) => document.querySelector('[data-testid=text-input]').setSelectionRange(p, p)", at)
+        times[caret] = []
+        for i in range(KEYS):
+            page.keyboard.type("ab"[i % 2])
+            page.evaluate("async () => await window.subwordLab.settled()")
+            # Wait for the paint after the update, then read both stamps.
+            state = page.evaluate("""() => new Promise((done) => requestAnimationFrame(() =>
+                setTimeout(() => requestAnimationFrame(() => setTimeout(() => done(window.subwordLab.state()), 0)), 0)))""")
+            key_at = page.evaluate("window.__keyAt")
+            times[caret].append(state["paintedAt"] - key_at)
+    longest = page.evaluate("window.__longest")
     tokens = len(state["ids"])
     context.close()
-    return times, tokens
+    return times, tokens, longest
 
 
 def book_count_time(browser, url, text, preset):
@@ -249,6 +271,11 @@ def main() -> int:
     server = counting_server()
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
+    base_url = None
+    if BASE:
+        base_server = build.make_server(Path(BASE), 0)
+        threading.Thread(target=base_server.serve_forever, daemon=True).start()
+        base_url = f"http://127.0.0.1:{base_server.server_address[1]}"
     text = assets.fetch(["botchan.txt"], quiet=True)["botchan.txt"].read_text(encoding="utf-8")
     book = text.replace("\r\n", "\n")
     text = text[:10_000]
@@ -256,34 +283,53 @@ def main() -> int:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=ARGS)
         ours, bare = [], []
-        for _ in range(ROUNDS):  # interleaved, so drift hits both alike
+        for _ in range(ROUNDS if "load" in PARTS else 0):  # interleaved, so drift hits both alike
             bare.append(load_once(browser, f"{url}/bench/bare.html", "bare:ready"))
             ours.append(load_once(browser, f"{url}/", "subwordlab:ready", visits=2))
-        if not START_ONLY:
-            keys = {preset: keypress_times(browser, url, text, preset)
-                    for preset in ("gpt2", "bert-base-uncased", "botchan-unigram")}
-            counts = {preset: book_count_time(browser, url, book, preset) for preset in BOOK_FILES}
+        keys, base_keys = {}, {}
+        for preset in (KEY_PRESETS if "keys" in PARTS else ()):
+            if base_url:
+                base_keys[preset] = keypress_times(browser, base_url, text, preset)
+            keys[preset] = keypress_times(browser, url, text, preset)
+        counts = {preset: book_count_time(browser, url, book, preset)
+                  for preset in (BOOK_FILES if "count" in PARTS else ())}
         browser.close()
     server.shutdown()
-    results["start"] = start_report(ours, bare)
+    if ours:
+        results["start"] = start_report(ours, bare)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     if START_ONLY:
         (out / "page_start.json").write_text(json.dumps(results, indent=1))
         return 0
     sys.path.insert(0, str(ROOT / "py"))
-    cpython = {preset: cpython_count_time(name, book) for preset, name in BOOK_FILES.items()}
+    cpython = {preset: cpython_count_time(name, book) for preset, name in BOOK_FILES.items()
+               if preset in counts}
 
     med = statistics.median
-    results.update({
-        "keypress_ms": {p: {"median": med(v), "max": max(v), "tokens": n} for p, (v, n) in keys.items()},
-        "book_count_ms": {p: {"page": ms, "cpython_whole_encode": cpython[p][0], "tokens": n,
-                              "cpython_tokens": cpython[p][1]} for p, (ms, n) in counts.items()},
-    })
-    print(f"\n{KEYS} keys per preset")
-    for preset, row in results["keypress_ms"].items():
-        label = f"key in 10 KB text -> tokens painted ({preset})"
-        print(f"{label:<46}{row['median']:>10.1f}   (max {row['max']:.0f}, {row['tokens']:,} tokens)")
+    print(f"\n{KEYS} keys per caret position and preset")
+    def keypress_rows(measured):
+        return {p: {"median": med(sum(v.values(), [])), "max": max(sum(v.values(), [])), "tokens": n,
+                    "longest_task": longest, **{f"median_{c}": med(v[c]) for c in CARETS}}
+                for p, (v, n, longest) in measured.items()}
+
+    results["keypress_ms"] = keypress_rows(keys)
+    if base_keys:
+        results["base"] = BASE
+        results["base_keypress_ms"] = keypress_rows(base_keys)
+    for name, rows in (("base: ", results.get("base_keypress_ms", {})), ("", results["keypress_ms"])):
+        for preset, row in rows.items():
+            label = f"{name}key in 10 KB text -> tokens painted ({preset})"
+            carets = ", ".join(f"{c} {row['median_' + c]:.0f}" for c in CARETS)
+            print(f"{label:<46}{row['median']:>10.1f}   ({carets}; max {row['max']:.0f}; "
+                  f"longest task {row['longest_task']:.0f}; {row['tokens']:,} tokens)")
+    for preset, row in results.get("base_keypress_ms", {}).items():
+        now = results["keypress_ms"][preset]
+        print(f"{'ratio base / this, ' + preset:<46}{row['median'] / now['median']:>10.1f}x median key, "
+              f"{row['longest_task'] / max(now['longest_task'], 1):.1f}x longest task")
+    results["book_count_ms"] = {
+        p: {"page": ms, "cpython_whole_encode": cpython[p][0], "tokens": n,
+            "cpython_tokens": cpython[p][1]} for p, (ms, n) in counts.items()}
     for preset, row in results["book_count_ms"].items():
         label = f"278 KB book counted whole on the page ({preset})"
         ratio = row["page"] / row["cpython_whole_encode"]

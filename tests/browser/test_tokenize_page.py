@@ -85,8 +85,9 @@ def test_url_parameters_set_the_state(app, bert_json):
     assert app.ids() == encoded(reference(bert_json), text)[0]
     app.select("botchan-unigram")
     app.type_text("Changed")
+    # The address follows a burst of typing once it pauses (urlstate.js: 150 ms).
     app.page.wait_for_url(re.compile(r".*tokenizer=botchan-unigram.*"))
-    assert "text=Changed" in app.page.url
+    app.page.wait_for_url(re.compile(r".*text=Changed(&|$).*"))
 
 
 @pytest.mark.parametrize("fixture,name", [
@@ -193,13 +194,14 @@ def test_huge_paste_stays_responsive(app):
     app.page.keyboard.press("End")
     app.page.keyboard.type("!")
     assert app.page.get_by_test_id("text-input").input_value().endswith("!")
-    app.settled()
-    shown = app.page.locator("[data-testid=token]").count()
-    assert 0 < shown <= 4000
-    more_before = shown
+    before = app.settled()
+    # Only the chips in view are drawn (docs/automation.md); the state holds every token.
+    drawn = app.page.locator("[data-testid=token]").count()
+    assert 0 < drawn == before["drawn"][1] - before["drawn"][0] < len(before["ids"])
     app.page.get_by_test_id("show-more").click()
-    app.settled()
-    assert app.page.locator("[data-testid=token]").count() > more_before
+    after = app.settled()
+    assert after["encodedChars"] > before["encodedChars"] and len(after["ids"]) > len(before["ids"])
+    assert after["ids"][:len(before["ids"]) - 1] == before["ids"][:-1]  # the same head, more after it
 
 
 

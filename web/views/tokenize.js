@@ -16,13 +16,13 @@ import { RulesLine } from "./tokenize/rules.js";
 import { presetBytes } from "../lib/presets.js";
 import { TokenExport } from "./tokenize/export.js";
 import { WholeCount } from "./tokenize/counter.js";
+import { followAnswer } from "./tokenize/live.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
 // the chips below show how. (Common words stay whole; rare ones come apart.)
 const SAMPLE = "Tokenizers don't read words: they read pieces. Common words stay whole, while rarer " +
   "ones such as unbelievably or Ōkuninushi come apart. Try typing here, or paste a page of text.";
 const WINDOW_CHARS = 20000; // a long paste is tokenized this many characters at a time
-const TOKEN_PAGE = 4000; // and drawn this many tokens at a time
 const DEFAULT_PRESET = "gpt2";
 
 const $ = (root, id) => root.querySelector(`#${id}`);
@@ -60,7 +60,7 @@ export class TokenizeView {
     this.switching = null; // promise of a tokenizer change under way
     this.fileCount = 0;
     this.windowChars = WINDOW_CHARS;
-    this.tokenLimit = TOKEN_PAGE;
+    this.live = null; // the encoding Python's live encode last answered (web/live.py), kept in step
     this.inflight = false;
     this.dirty = false;
     this.result = null;
@@ -90,7 +90,7 @@ export class TokenizeView {
     this.engine.ready.catch((error) => {
       this.el.tokens.dataset.status = "error";
       this.el.tokens.replaceChildren(el("p", "placeholder", t("tok.noTokensError", { message: error.message })));
-      this.list.items = null;
+      this.list.reset();
       this.resolveWaiters();
     });
   }
@@ -242,7 +242,6 @@ export class TokenizeView {
   // ------------------------------------------------------------------ encoding
   textChanged() {
     this.windowChars = WINDOW_CHARS;
-    this.tokenLimit = TOKEN_PAGE;
     this.url.set({ text: this.el.text.value });
     this.schedule();
   }
@@ -266,16 +265,19 @@ export class TokenizeView {
     this.dirty = false;
     this.inflight = true;
     this.el.busy.hidden = false;
-    const key = this.current;
-    const text = this.el.text.value;
-    const limit = this.windowChars;
+    const [key, text, limit] = [this.current, this.el.text.value, this.windowChars];
     // Send only what will be tokenized (plus one character, so Python sees the cut).
     const head = text.length > limit + 1 ? text.slice(0, limit + 2) : text;
     try {
-      const special = this.rules.specialTokens(key);
-      const result = await this.engine.request("encode", { key, text: head, limit, ...(special ? { special } : {}) });
-      if (!this.dirty) this.render(result, text, key);
-      if (!this.dirty && this.encodeFailed) this.clearError(); // that text's error is no longer true
+      const special = this.rules.specialTokens(key) || null;
+      const live = this.live;
+      const base = live && live.key === key && live.specialTokens === special ? live.version : null;
+      const answer = await this.engine.request("call", {
+        name: "encode_live", args: { key, text: head, limit, special, base },
+      });
+      const result = this.follow(answer, key, special);
+      if (result && !this.dirty) this.render(result, text, key);
+      if (result && !this.dirty && this.encodeFailed) this.clearError(); // that text's error is no longer true
     } catch (error) {
       if (error.kind === "cancelled" || error.kind === "timeout") this.lastFailure = { text, key };
       if (!this.dirty) {
@@ -291,6 +293,13 @@ export class TokenizeView {
         if (!this.switching) this.resolveWaiters();
       }
     }
+  }
+
+  // Every answer is followed, drawn or not, so the page's copy stays Python's.
+  follow(answer, key, special) {
+    this.live = answer.length === undefined ? null : followAnswer(this.live, answer, { key, special });
+    if (!this.live) this.dirty = true; // out of step (never seen): ask again for all of it
+    return this.live;
   }
 
   // Python came back after a restart (web/lib/engine.js reopened the tokenizers): draw
@@ -327,7 +336,8 @@ export class TokenizeView {
       tokens: r ? r.tokens.slice() : [],
       offsets: r ? r.offsets.map((o) => o.slice()) : [],
       encodedChars: r ? r.encoded_chars : 0,
-      shownTokens: r ? Math.min(this.tokenLimit, r.ids.length) : 0,
+      shownTokens: r ? r.ids.length : 0,
+      drawn: this.list.drawn(),
       renderedAt: this.renderedAt ?? null,
       paintedAt: this.paintedAt ?? null,
     };
@@ -354,22 +364,12 @@ export class TokenizeView {
   // Back from the encode view: the same text, tokenizer and token as before.
   returnTo(index) {
     this.url.set({ text: this.el.text.value, tokenizer: this.info.get(this.current)?.preset ? this.current : null });
-    const chip = this.el.tokens.querySelector(`[data-testid=token][data-index="${index}"]`);
-    if (chip) {
-      chip.tabIndex = 0;
-      chip.focus();
-    }
+    this.links.focusToken(index);
   }
 
+  // The chips scroll through every token encoded; "show more" encodes more of a long text.
   showMore() {
-    const r = this.result;
-    if (r && r.ids.length > this.tokenLimit) {
-      this.tokenLimit += TOKEN_PAGE;
-      this.render(r, this.el.text.value, this.current);
-      return;
-    }
     this.windowChars += WINDOW_CHARS * 5;
-    this.tokenLimit += TOKEN_PAGE;
     this.dirty = true;
     if (!this.inflight) this.run();
   }
@@ -379,8 +379,7 @@ export class TokenizeView {
     if (this.links.highlighted >= 0) this.links.highlight(-1);
     this.result = result;
     this.resultText = text;
-    const shown = Math.min(result.ids.length, this.tokenLimit);
-    this.list.draw(result, text, key, this.info.get(key) || {}, shown);
+    this.list.draw(result, text, key, this.info.get(key) || {});
     this.counts.follow(result, text, key);
     this.exporter.update();
     // For bench/bench_page.py: when the DOM was updated, and when it was painted

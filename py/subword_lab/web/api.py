@@ -18,6 +18,7 @@ from .. import __version__
 from ..core import regex_guard
 from .registry import REGISTRY
 from .count import count_start, count_step  # noqa: F401  (whole-text counts)
+from .live import encode_live  # noqa: F401  (the encode while typing)
 from .train import corpus_info, train  # noqa: F401  (the training views)
 from .unigram import course_toy_unigram, unigram_nbest  # noqa: F401  (the Unigram views)
 from .views import open_toy  # noqa: F401  (views: pipeline, encode, compare)

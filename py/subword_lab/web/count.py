@@ -9,7 +9,7 @@ Counting slices separately gives the whole text's count only if no part of the
 pipeline reaches across a cut. We cut only where a run of whitespace starts
 (where the pre-tokenizers we know start a new piece), and we prove each cut
 before using it: the
-text around it (`_WINDOW` characters on each side) must encode to the same ids
+text around it (`CUT_WINDOW` characters on each side) must encode to the same ids
 in one go as in two halves. That local test catches what happens at a cut:
 a normalizer or pre-tokenizer that treats the start of a text specially (a
 prepended "▁", a prefix space), an added token that strips the space next to
@@ -26,12 +26,51 @@ import re
 
 from .registry import REGISTRY
 
-__all__ = ["Counter", "count_start", "count_step", "whole_count"]
+__all__ = ["CUT_CANDIDATE", "CUT_WINDOW", "Counter", "count_start", "count_step", "cut_holds",
+           "split_index", "whole_count"]
 
 SLICE_CHARS = 4000  # about 10-40 ms of encoding in Pyodide: one slice per call
-_WINDOW = 64  # characters each side of a cut that the local test encodes
-_CANDIDATE = re.compile(r"(?<=\S)(?=\s)")  # where a run of whitespace starts
+CUT_WINDOW = 64  # characters each side of a cut that the local test encodes
+CUT_CANDIDATE = re.compile(r"(?<=\S)(?=\s)")  # where a run of whitespace starts
 _sessions: dict = {}
+
+
+def cut_holds(encode, left: str, right: str, offsets: bool = False, context: int = 0) -> bool:
+    """The local test of a cut between `left` and `right`: encoded in one go they give
+    the same ids (and, with `offsets`, the same spans) as encoded apart, one after the
+    other. `encode(text)` returns an Encoding without the post-processor's tokens.
+
+    Counting encodes each slice alone, so its right side starts the text (context 0)
+    and only the ids matter. Splicing an encoding (live.py) needs the spans too, and
+    encodes the right side after the last `context` characters of the left one, whose
+    tokens it then drops: a sentencepiece text that starts with a space loses it, and
+    its "▁word" would start one character late."""
+    whole, a = encode(left + right), encode(left)
+    lead = left[len(left) - context:] if context else ""
+    b = encode(lead + right)
+    k = split_index(b.offsets, len(lead))
+    if k is None or list(whole.ids) != list(a.ids) + list(b.ids)[k:]:
+        return False
+    if not offsets:
+        return True
+    n = len(left) - len(lead)
+    return [tuple(o) for o in whole.offsets] == \
+        [tuple(o) for o in a.offsets] + [(s + n, e + n) for s, e in list(b.offsets)[k:]]
+
+
+def split_index(offsets, cut: int):
+    """The index of the first token at or after `cut` in spans that run in text order,
+    or None when a token crosses the cut or one with no characters sits right at it
+    (it could belong to either side)."""
+    offsets = list(offsets)
+    if cut <= 0:
+        return 0
+    k = next((i for i, (s, _) in enumerate(offsets) if s >= cut), len(offsets))
+    if any(e > cut for _, e in offsets[:k]):
+        return None
+    if k < len(offsets) and tuple(offsets[k]) == (cut, cut):
+        return None
+    return k
 
 
 class Counter:
@@ -54,19 +93,16 @@ class Counter:
         return len(self.tokenizer.encode(text, add_special_tokens=special).ids)
 
     def _safe(self, p: int) -> bool:
-        left = self.text[max(self.done, p - _WINDOW):p]
-        right = self.text[p:p + _WINDOW]
-        encode = self.tokenizer.encode
-        whole = encode(left + right, add_special_tokens=False).ids
-        return list(whole) == list(encode(left, add_special_tokens=False).ids) + \
-            list(encode(right, add_special_tokens=False).ids)
+        left = self.text[max(self.done, p - CUT_WINDOW):p]
+        right = self.text[p:p + CUT_WINDOW]
+        return cut_holds(lambda t: self.tokenizer.encode(t, add_special_tokens=False), left, right)
 
     def _next_cut(self) -> int:
         """The end of the next slice: a proven cut past `slice_chars`, or the end of the text."""
         text = self.text
         if len(text) - self.done <= self.slice_chars * 3 // 2:
             return len(text)
-        for match in _CANDIDATE.finditer(text, self.done + self.slice_chars):
+        for match in CUT_CANDIDATE.finditer(text, self.done + self.slice_chars):
             if self._safe(match.start()):
                 return match.start()
         return len(text)

@@ -9,7 +9,7 @@ import "../../i18n/tokenize.js";
 const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity };
 
 export class TokenLinks {
-  // view: the tokenize view (its el, list, result, resultText, info, current, tokenLimit).
+  // view: the tokenize view (its el, list, result, resultText, info, current).
   constructor(view) {
     this.view = view;
     this.highlighted = -1;
@@ -31,7 +31,9 @@ export class TokenLinks {
     });
     tokens.addEventListener("focusin", (event) => {
       const chip = event.target.closest("[data-testid=token]");
-      if (chip) this.highlight(Number(chip.dataset.index), { from: "token", reveal: true });
+      if (!chip) return;
+      this.view.list.focusIndex = Number(chip.dataset.index);
+      this.highlight(Number(chip.dataset.index), { from: "token", reveal: true });
     });
     tokens.addEventListener("keydown", (event) => this.tokenKey(event));
     // Click or Enter on a token: "why this token?" (the encode step view for its word).
@@ -41,10 +43,6 @@ export class TokenLinks {
     });
   }
 
-  segmentOf(index) {
-    return this.view.list.segmentOf(index, this.view.result.offsets);
-  }
-
   highlight(index, { from = "", reveal = false } = {}) {
     if (index === this.highlighted && !reveal) return;
     const { list, result } = this.view;
@@ -52,20 +50,21 @@ export class TokenLinks {
     if (old >= 0) {
       list.tokenAt(old)?.classList.remove("hl");
       list.tokenAt(old)?.setAttribute("aria-selected", "false");
-      this.segmentOf(old)?.classList.remove("hl");
+      list.segmentOf(old)?.classList.remove("hl");
     }
     this.highlighted = index;
+    list.setHighlight(index);
     if (index < 0 || !result) {
       this.view.el.inspector.textContent = t("tok.inspector");
       return;
     }
-    const chip = list.tokenAt(index);
+    // From the text: the list scrolls to the token (drawing its chip if it was not).
+    const chip = from === "text" ? list.revealToken(index) : list.tokenAt(index);
     chip?.classList.add("hl");
     chip?.setAttribute("aria-selected", "true");
-    const seg = this.segmentOf(index);
+    const seg = reveal ? list.revealSegment(index) : list.segmentOf(index);
     seg?.classList.add("hl");
     if (reveal && seg) this.revealInText(seg);
-    if (from === "text" && chip) this.revealToken(chip);
     this.describe(index);
   }
 
@@ -81,7 +80,7 @@ export class TokenLinks {
     this.view.el.inspector.textContent =
       t("tok.describe", { n: index + 1, total: r.ids.length, token: JSON.stringify(token), id: String(r.ids[index]), where }) +
       (note ? t("tok.note", { note: `${note[0].toUpperCase()}${note.slice(1)}` }) : "") +
-      (this.view.list.tokenAt(index)?.title ? ` ${this.view.list.tokenAt(index).title}` : "");
+      (this.view.list.joins.get(index)?.title ? ` ${this.view.list.joins.get(index).title}` : "");
   }
 
   revealInText(seg) {
@@ -89,14 +88,6 @@ export class TokenLinks {
     const top = seg.offsetTop;
     if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 24) {
       box.scrollTop = Math.max(0, top - box.clientHeight / 3);
-    }
-  }
-
-  revealToken(chip) {
-    const list = this.view.el.tokens;
-    const top = chip.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - chip.offsetHeight) {
-      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
     }
   }
 
@@ -110,11 +101,11 @@ export class TokenLinks {
   }
 
   caretMoved() {
-    const { result, el, tokenLimit } = this.view;
+    const { result, el } = this.view;
     if (!result || document.activeElement !== el.text) return;
     const caret = el.text.selectionStart;
     const offsets = result.offsets;
-    const shown = Math.min(offsets.length, tokenLimit);
+    const shown = offsets.length;
     // The token whose span holds the caret (or the one that starts right at it).
     let found = -1;
     for (let i = 0; i < shown; i++) {
@@ -125,11 +116,11 @@ export class TokenLinks {
     this.highlight(found, { from: "text" });
   }
 
-  // Arrow keys, Home and End move the focus along the token list.
+  // Arrow keys, Home and End move the focus along the token list (drawing the next
+  // chip if it was out of view: only the chips in view exist).
   tokenKey(event) {
     const chip = event.target.closest("[data-testid=token]");
     if (!chip) return;
-    const all = this.view.el.tokens.querySelectorAll("[data-testid=token]");
     const index = Number(chip.dataset.index);
     if (event.key === "Enter") {
       event.preventDefault();
@@ -138,10 +129,18 @@ export class TokenLinks {
     }
     if (!(event.key in MOVES)) return;
     event.preventDefault();
-    const next = Math.max(0, Math.min(all.length - 1, index + MOVES[event.key]));
-    chip.tabIndex = -1;
-    all[next].tabIndex = 0;
-    all[next].focus();
+    const count = this.view.result?.ids.length || 0;
+    this.focusToken(Math.max(0, Math.min(count - 1, index + MOVES[event.key])));
+  }
+
+  focusToken(index) {
+    const list = this.view.list;
+    list.tokenAt(list.focusIndex)?.setAttribute("tabindex", "-1");
+    list.focusIndex = index;
+    const next = list.revealToken(index);
+    if (!next) return;
+    next.tabIndex = 0;
+    next.focus({ preventScroll: true });
   }
 }
 

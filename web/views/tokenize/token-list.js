@@ -1,15 +1,19 @@
-// The tokenize view's drawing: the list of token chips, the coloured layer behind the text
-// box (one span per token's characters), and the counts, "show more" line and legend.
+// The tokenize view's drawing: the token chips (a virtual list, chip-rows.js), the
+// coloured layer behind the text box (text-layer.js), and the "show more" line and legend.
 //
-// Typing changes a few tokens, so the elements of the unchanged head and tail are kept and
-// only the middle is rebuilt: fresh elements cost the browser layout and text shaping,
-// which is most of the time here.
+// Only the chips of the rows in view exist (docs/automation.md): a 10 KB text has
+// thousands of tokens, and drawing them all took longer than a key press may (issue 14).
+// Chips are reused by what they show: after an edit the chips in view are mostly the
+// same tokens, moved.
 import { t } from "../../i18n/index.js";
 import { el } from "../../lib/dom.js";
-import { hueOf, chipBody, markText, byteJoins } from "../../lib/tokens.js";
+import { hueOf, chipBody, markText, byteJoins, pieces } from "../../lib/tokens.js";
+import { ChipRows } from "./chip-rows.js";
+import { TextLayer } from "./text-layer.js";
 import "../../i18n/tokenize.js";
 
 const LEGEND_ORDER = ["Ġ", "Ċ", "ĉ", "bytes", "partial", "▁", "##", "<0x…>", "␣", "special", "unknown"];
+const WEIGHT = { partial: 600, bytes: 400 }; // style.css: .tok .mark is bold, .mark.partial 600
 
 // How token i of a result is marked (tokens.js's pieces() and explain() take these).
 export function tokenOptions(result, i, info) {
@@ -21,38 +25,6 @@ export function tokenOptions(result, i, info) {
     unknown: info.unk_id !== null && info.unk_id !== undefined && result.ids[i] === info.unk_id,
     byteLevel: Boolean(info.byte_level),
   };
-}
-
-// Per token: the text between it and the one before (gap) and its own text
-// (seg) in the text box; and a key that is equal when nothing drawn differs.
-function itemKeys(result, text, shown) {
-  const keys = new Array(shown);
-  const parts = new Array(shown);
-  let pos = 0;
-  for (let i = 0; i < shown; i++) {
-    const [s, e] = result.offsets[i];
-    let gap = "";
-    let seg = null; // null: no characters of its own (special, or bytes of one character)
-    if (e > s && s >= pos) {
-      gap = text.slice(pos, s);
-      seg = text.slice(s, e);
-      pos = e;
-    }
-    parts[i] = { gap, seg };
-    keys[i] = `${result.ids[i]}\u0000${result.tokens[i]}\u0000${result.special[i]}\u0000${gap}\u0000${seg}`;
-  }
-  parts.end = pos;
-  return { keys, parts };
-}
-
-// How many items at the head and at the tail are unchanged.
-function keptEnds(keys, oldKeys, shown) {
-  let head = 0;
-  while (head < shown && head < oldKeys.length && keys[head] === oldKeys[head]) head++;
-  let tail = 0;
-  while (tail < shown - head && tail < oldKeys.length - head
-         && keys[shown - 1 - tail] === oldKeys[oldKeys.length - 1 - tail]) tail++;
-  return { head, tail };
 }
 
 // One token chip: coloured by id, its markers visible, the id drawn under it by CSS.
@@ -67,103 +39,164 @@ function tokenElement(result, i, info) {
   chip.style.setProperty("--h", String(hueOf(id)));
   const options = tokenOptions(result, i, info);
   if (options.special) chip.classList.add("special");
-  return { el: chip, marks: chipBody(chip, result.tokens[i], options) };
-}
-
-function placeItem(item, result, i) {
-  const [start, end] = result.offsets[i];
-  const data = item.tok.dataset;
-  data.start = String(start);
-  data.end = String(end);
-  data.index = String(i);
-  if (item.seg) item.seg.dataset.index = String(i);
-}
-
-function makeItem(result, i, info, part) {
-  const tok = tokenElement(result, i, info);
-  const bd = el("span");
-  if (part.gap) bd.append(part.gap);
-  let seg = null;
-  if (part.seg !== null) {
-    seg = el("span", "seg", part.seg);
-    seg.style.setProperty("--h", String(hueOf(result.ids[i])));
-    bd.append(seg);
-  }
-  const item = { tok: tok.el, bd, seg, marks: tok.marks };
-  placeItem(item, result, i);
-  return item;
+  chipBody(chip, result.tokens[i], options);
+  return chip;
 }
 
 export class TokenList {
-  // els: the view's elements (tokens, backdrop, text, count, chars, ratio, more, hidden, legend).
+  // els: the view's elements (tokens, backdrop, text, more, hidden, legend).
   constructor(els) {
     this.el = els;
-    this.items = null; // [{tok, bd, seg, marks}] for the tokens drawn
-    this.keys = [];
-    this.drawnFor = null; // the tokenizer key the items were drawn with
+    this.result = null;
+    this.info = {};
+    this.drawnFor = null; // the tokenizer key the chips were drawn with
+    this.looks = new Map(); // what a chip shows -> {width, marks}
+    this.pool = new Map(); // what a chip shows -> chips free to reuse
+    this.highlighted = -1;
+    this.focusIndex = 0; // the chip Tab reaches (roving tabindex)
+    this.joins = new Map();
+    this.placeholder = el("p", "placeholder", "");
+    this.rows = null;
+    this.layer = null;
+  }
+
+  // Built on the first draw: the list replaces whatever the markup held.
+  ensure() {
+    if (this.rows) return;
+    this.el.tokens.replaceChildren();
+    this.rows = new ChipRows(this.el.tokens, {
+      chipFor: (i) => this.chipFor(i),
+      placed: (chip, i) => this.place(chip, i),
+      release: (chip) => this.release(chip),
+      done: () => this.pool.clear(),
+      signature: (from, to) => {
+        let sig = "";
+        for (let i = from; i < to; i++) sig += `${this.lookKey(this.result, i)}\u0001`;
+        return sig;
+      },
+      reclaim: (chip) => this.reclaim(chip),
+      remeasured: () => {
+        this.looks.clear();
+        if (this.last) this.draw(...this.last);
+      },
+    });
+    this.el.tokens.append(this.placeholder); // after the rows: it never moves them
+    this.layer = new TextLayer(this.el.backdrop, this.el.text);
+    this.layer.highlighted = () => this.highlighted;
   }
 
   reset() {
-    this.items = [];
-    this.keys = [];
-    this.placeholder = el("p", "placeholder", "");
-    this.el.tokens.replaceChildren(this.placeholder);
-    this.bdTail = document.createTextNode("");
-    this.el.backdrop.replaceChildren(this.bdTail);
+    this.drawnFor = null;
   }
 
-  // Draw the first `shown` tokens of `result` for `text`, encoded by tokenizer `key`.
-  draw(result, text, key, info, shown) {
-    const { keys, parts } = itemKeys(result, text, shown);
-    if (this.drawnFor !== key || !this.items) this.reset();
+  lookKey(result, i) {
+    return `${result.ids[i]}\u0000${result.special[i] ? 1 : 0}\u0000${result.tokens[i]}`;
+  }
+
+  // Its width and marks, once per distinct token and tokenizer.
+  look(result, i) {
+    const key = this.lookKey(result, i);
+    let look = this.looks.get(key);
+    if (!look) {
+      const options = tokenOptions(result, i, this.info);
+      const parts = pieces(result.tokens[i], options);
+      const plain = options.special || options.unknown;
+      const widthParts = parts.map((p) => ({
+        text: p.text,
+        weight: plain || p.mark === "special" || p.mark === "unknown" ? 600 : p.mark ? WEIGHT[p.mark] ?? 700 : 400,
+      }));
+      look = { width: this.rows.chipWidth(widthParts, result.ids[i]), marks: parts.filter((p) => p.mark).map((p) => p.mark) };
+      this.looks.set(key, look);
+    }
+    return look;
+  }
+
+  // Draw `result` (the encoding of the first result.encoded_chars of `text`) by tokenizer `key`.
+  draw(result, text, key, info) {
+    this.ensure();
+    this.last = [result, text, key, info];
+    if (this.drawnFor !== key) {
+      this.looks.clear();
+      this.pool.clear();
+      this.rows.clear();
+      this.focusIndex = 0;
+    }
     this.drawnFor = key;
-    const old = this.items;
-    const { head, tail } = keptEnds(keys, this.keys, shown);
-    const items = this.replaceMiddle(result, info, parts, old, head, tail, shown);
-    // The kept tail may have moved in the text and in the list.
-    for (let i = shown - tail; i < shown; i++) placeItem(items[i], result, i);
-    if (items[0]) items[0].tok.tabIndex = 0;
-    if (old[0] && old[0] !== items[0] && old[0].tok.isConnected) old[0].tok.tabIndex = -1;
-    this.items = items;
-    this.keys = keys;
-    this.markJoins(result, info, shown);
-    this.bdTail.data = text.slice(parts.end, Math.max(result.encoded_chars, Math.min(text.length, 200000))) + "\u200b";
-    this.el.backdrop.scrollTop = this.el.text.scrollTop;
-    this.placeholder.hidden = shown > 0;
+    this.result = result;
+    this.info = info;
+    const n = result.ids.length;
+    const widths = new Array(n);
+    const seen = new Set();
+    for (let i = 0; i < n; i++) {
+      const look = this.look(result, i);
+      widths[i] = look.width;
+      for (const mark of look.marks) seen.add(mark);
+    }
+    this.joins = this.joinsOf(result, info);
+    if (this.focusIndex >= n) this.focusIndex = 0;
+    this.placeholder.hidden = n > 0;
     this.placeholder.textContent = t(text ? "tok.noTokens" : "tok.typeSome");
+    this.rows.layout(widths);
+    this.layer.redraw(result, text, this.highlighted);
     this.el.tokens.dataset.status = "done";
     this.el.tokens.dataset.textLength = String(text.length);
-    this.updateMore(result, text, shown);
-    this.updateLegend(new Set(items.flatMap((item) => item.marks)));
+    this.updateMore(result, text);
+    this.updateLegend(seen);
   }
 
-  // Remove the old items between the kept ends and put fresh ones in their place.
-  replaceMiddle(result, info, parts, old, head, tail, shown) {
-    for (const item of old.slice(head, old.length - tail)) {
-      item.tok.remove();
-      item.bd.remove();
+  chipFor(i) {
+    const key = this.lookKey(this.result, i);
+    const free = this.pool.get(key);
+    if (free?.length) return free.pop();
+    const chip = tokenElement(this.result, i, this.info);
+    chip.dataset.look = key;
+    return chip;
+  }
+
+  release(chip) {
+    const key = chip.dataset.look;
+    if (!this.pool.has(key)) this.pool.set(key, []);
+    this.pool.get(key).push(chip);
+  }
+
+  // A chip released for reuse that stays where it is: out of the pool again.
+  reclaim(chip) {
+    const free = this.pool.get(chip.dataset.look);
+    const at = free ? free.lastIndexOf(chip) : -1;
+    if (at >= 0) free.splice(at, 1);
+    return chip;
+  }
+
+  // A chip's place in the list and its state (highlight, focus, joined bytes).
+  place(chip, i) {
+    const [start, end] = this.result.offsets[i];
+    const data = chip.dataset;
+    data.index = String(i);
+    data.start = String(start);
+    data.end = String(end);
+    chip.setAttribute("aria-posinset", String(i + 1));
+    chip.setAttribute("aria-setsize", String(this.result.ids.length));
+    chip.tabIndex = i === this.focusIndex ? 0 : -1;
+    const hl = i === this.highlighted;
+    chip.classList.toggle("hl", hl);
+    chip.setAttribute("aria-selected", String(hl));
+    const join = this.joins.get(i);
+    if (join) {
+      data.joins = join.pos;
+      data.char = join.char;
+      chip.title = join.title;
+    } else if (data.joins) {
+      delete data.joins;
+      delete data.char;
+      chip.removeAttribute("title");
     }
-    const middle = [];
-    const tokFragment = document.createDocumentFragment();
-    const bdFragment = document.createDocumentFragment();
-    for (let i = head; i < shown - tail; i++) {
-      const item = makeItem(result, i, info, parts[i]);
-      middle.push(item);
-      tokFragment.append(item.tok);
-      bdFragment.append(item.bd);
-    }
-    const after = old[old.length - tail];
-    this.el.tokens.insertBefore(tokFragment, after ? after.tok : null);
-    this.el.backdrop.insertBefore(bdFragment, after ? after.bd : this.bdTail);
-    return old.slice(0, head).concat(middle, old.slice(old.length - tail));
   }
 
   // Tokens that hold the bytes of one character between them are drawn joined
-  // (style.css: .tok[data-joins]) and say so; only chips whose part changed are touched.
-  markJoins(result, info, shown) {
+  // (style.css: .tok[data-joins]) and say so.
+  joinsOf(result, info) {
     const parts = new Map();
-    const joins = byteJoins(result.tokens.slice(0, shown), (i) => tokenOptions(result, i, info));
-    for (const join of joins) {
+    for (const join of byteJoins(result.tokens, (i) => tokenOptions(result, i, info))) {
       const code = [...join.text].map((c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
       const title = t("tok.joins", { n: join.last - join.first + 1, char: `${join.text} (${code.join(" ")})` });
       for (let i = join.first; i <= join.last; i++) {
@@ -171,48 +204,44 @@ export class TokenList {
         parts.set(i, { pos, title, char: join.text });
       }
     }
-    this.items.forEach((item, i) => {
-      const want = parts.get(i);
-      const chip = item.tok;
-      if ((want?.pos || "") === (chip.dataset.joins || "") && (want?.title || "") === chip.title) return;
-      if (want) {
-        chip.dataset.joins = want.pos;
-        chip.dataset.char = want.char;
-        chip.title = want.title;
-      } else {
-        delete chip.dataset.joins;
-        delete chip.dataset.char;
-        chip.removeAttribute("title");
-      }
-    });
+    return parts;
   }
 
+  // The chip of token `index` if it is drawn.
   tokenAt(index) {
-    return this.items?.[index]?.tok || null;
+    return this.rows?.chipAt(index) || null;
+  }
+
+  // The chip of token `index`, scrolled into view and drawn if it was not.
+  revealToken(index) {
+    return this.rows?.reveal(index) || null;
+  }
+
+  setHighlight(index) {
+    this.highlighted = index;
   }
 
   // The highlight layer's element for token i: its own span, or the span of the
   // token it shares characters with (the bytes of one character).
-  segmentOf(index, offsets) {
-    for (let i = index; i >= 0 && this.items && i < this.items.length; i--) {
-      if (this.items[i].seg) return this.items[i].seg;
-      const [s, e] = offsets[i];
-      if (i === index && e <= s) return null;
-    }
-    return null;
+  segmentOf(index) {
+    return this.layer?.segmentOf(index) || null;
   }
 
-  updateMore(result, text, shown) {
-    const hiddenTokens = result.ids.length - shown;
+  revealSegment(index) {
+    return this.layer?.reveal(index, this.highlighted) || null;
+  }
+
+  // [first, end): the tokens whose chips are in the DOM now.
+  drawn() {
+    return this.rows ? [this.rows.first, this.rows.end] : [0, 0];
+  }
+
+  updateMore(result, text) {
     const hiddenChars = text.length - result.encoded_chars;
-    const parts = [];
-    if (hiddenTokens > 0) parts.push(t("tok.hiddenTokens", { n: hiddenTokens }));
+    this.el.more.hidden = hiddenChars <= 0;
     if (hiddenChars > 0) {
-      parts.push(t("tok.hiddenChars", { n: hiddenChars, covered: result.encoded_chars }));
-    }
-    this.el.more.hidden = parts.length === 0;
-    if (parts.length) {
-      this.el.hidden.textContent = t("tok.showing", { n: shown, details: parts.join(t("tok.listSep")) });
+      const details = t("tok.hiddenChars", { n: hiddenChars, covered: result.encoded_chars });
+      this.el.hidden.textContent = t("tok.showing", { n: result.ids.length, details });
     }
   }
 

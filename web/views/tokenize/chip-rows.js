@@ -1,0 +1,259 @@
+// The token chips as a virtual list: every token has a place in rows of chips, but only
+// the rows in and near the visible part of the list are in the DOM.
+//
+// A 10 KB text has thousands of tokens; laying out and painting all their chips took
+// hundreds of milliseconds a key press (issue 14). Chips all have one height, so rows
+// can be computed here: each chip's width comes from its text, measured once with a
+// canvas in the chip's own fonts, and tokens are packed into rows the width of the list.
+// Scrolling draws the rows that come into view, reusing the chips already drawn.
+import { el } from "../../lib/dom.js";
+
+const SLACK = 6; // px kept free at the end of a row, for rounding in the measured widths
+const MARGIN = 1; // screens of rows drawn above and below the visible ones
+
+export class ChipRows {
+  // box: the scrolling list; chipFor(i): a chip element for token i (new or reused);
+  // placed(chip, i): called for each chip drawn, to set its place and state;
+  // release(chip): a drawn chip that may be reused (chipFor may return it) during this
+  // draw; done(): the draw is over (chips released and not reused are dropped).
+  constructor(box, { chipFor, placed, release, done, remeasured, signature, reclaim }) {
+    this.box = box;
+    this.signature = signature; // (from, to): equal when tokens from..to look the same
+    this.reclaim = reclaim; // a released chip kept where it was
+    this.remeasured = remeasured;
+    this.chipFor = chipFor;
+    this.placed = placed;
+    this.release = release;
+    this.done = done;
+    this.space = el("div", "tok-space");
+    this.space.setAttribute("role", "none");
+    Object.assign(this.space.style, { position: "relative", minHeight: "0" });
+    box.style.position = "relative";
+    box.style.scrollbarGutter = "stable"; // a scrollbar coming does not change the rows' width
+    box.append(this.space);
+    this.starts = [0]; // the first token of each row, then the count of tokens
+    this.rows = new Map(); // row number -> {el, from, to, generation}
+    this.generation = 0; // changes when the tokens change: every row is drawn again
+    this.first = 0;
+    this.end = 0;
+    this.scrollTop = 0;
+    this.frame = 0;
+    box.addEventListener("scroll", () => {
+      this.scrollTop = box.scrollTop;
+      this.schedule();
+    }, { passive: true });
+    new ResizeObserver(() => this.resized()).observe(box);
+  }
+
+  // ------------------------------------------------------------------ measuring
+  // Row height and a chip's padding, border and margin, read once from a drawn chip.
+  // While the list is hidden (another view shown) nothing can be read: widths are guessed
+  // from the fonts alone and nothing is drawn; remeasured() redraws once it shows.
+  metrics() {
+    if (this.m) return this.m;
+    if (this.guess) return this.guess;
+    const probe = el("span", "tok");
+    const body = el("span", "t", "0");
+    probe.append(body);
+    probe.dataset.tokenId = "0";
+    probe.style.visibility = "hidden";
+    this.space.append(probe);
+    const cs = getComputedStyle(probe);
+    const px = (v) => parseFloat(v) || 0;
+    const after = getComputedStyle(probe, "::after");
+    const text = getComputedStyle(body);
+    const boxStyle = getComputedStyle(this.box);
+    const m = {
+      row: probe.offsetHeight + px(cs.marginTop) + px(cs.marginBottom),
+      frame: px(cs.paddingLeft) + px(cs.paddingRight) + px(cs.borderLeftWidth) + px(cs.borderRightWidth),
+      gap: px(cs.marginLeft) + px(cs.marginRight),
+      min: px(cs.minWidth),
+      font: `${text.fontStyle} ${text.fontWeight} ${text.fontSize} ${text.fontFamily}`,
+      bold: `${text.fontStyle} 700 ${text.fontSize} ${text.fontFamily}`,
+      semibold: `${text.fontStyle} 600 ${text.fontSize} ${text.fontFamily}`,
+      idFont: `${after.fontWeight} ${after.fontSize} ${after.fontFamily}`,
+      padX: px(boxStyle.paddingLeft) + px(boxStyle.paddingRight),
+      // rows are drawn for the tallest the list can be: no second draw as it grows
+      view: px(boxStyle.maxHeight) || window.innerHeight,
+      top: this.space.offsetTop,
+    };
+    probe.remove();
+    this.canvas = this.canvas || document.createElement("canvas").getContext("2d");
+    this.digit = this.measure("0", m.idFont);
+    this.guessed = m.row === 0;
+    if (this.guessed) {
+      this.guess = m;
+      return m;
+    }
+    this.m = m;
+    this.height = this.box.clientHeight;
+    this.width = this.box.clientWidth - m.padX;
+    return m;
+  }
+
+  measure(text, font) {
+    if (this.canvas.font !== font) this.canvas.font = font;
+    return this.canvas.measureText(text).width;
+  }
+
+  // A chip's width from its pieces ({text, weight}) and its id: as style.css draws it.
+  chipWidth(pieces, id) {
+    const m = this.metrics();
+    let text = 0;
+    for (const p of pieces) text += this.measure(p.text, p.weight === 700 ? m.bold : p.weight === 600 ? m.semibold : m.font);
+    const idWidth = this.digit * String(id).length;
+    return Math.max(Math.max(text, idWidth) + m.frame, m.min) + m.gap + 1;
+  }
+
+  resized() {
+    if (this.box.clientWidth === 0) return; // hidden: keep the rows for when it shows
+    if (this.guessed) {
+      this.guessed = false;
+      this.guess = null;
+      this.remeasured();
+      return;
+    }
+    if (!this.m) return;
+    const width = this.box.clientWidth - this.m.padX;
+    this.height = this.box.clientHeight;
+    if (Math.abs(width - this.width) >= 1 && this.widths) {
+      this.width = width;
+      this.layout(this.widths);
+    }
+    this.schedule();
+  }
+
+  // ------------------------------------------------------------------ rows
+  // widths[i]: the width of token i's chip. Packs them into rows; draws the visible ones.
+  layout(widths) {
+    const m = this.metrics();
+    this.widths = widths;
+    if (!this.m) return; // hidden: drawn when it shows
+    const room = Math.max(40, this.width - SLACK);
+    const starts = [0];
+    let x = 0;
+    for (let i = 0; i < widths.length; i++) {
+      if (x > 0 && x + widths[i] > room) {
+        starts.push(i);
+        x = 0;
+      }
+      x += widths[i];
+    }
+    if (widths.length) starts.push(widths.length);
+    this.starts = starts;
+    this.space.style.height = `${(starts.length - 1) * m.row}px`;
+    this.generation += 1;
+    this.draw();
+  }
+
+  rowOf(index) {
+    let lo = 0;
+    let hi = this.starts.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  // Draw the rows in view (and a screen's worth around them); keep rows already drawn.
+  draw() {
+    if (!this.m) return;
+    const { row, top } = this.m;
+    const count = this.starts.length - 1;
+    const view = Math.max(this.height, this.m.view, row);
+    const r0 = Math.max(0, Math.floor((this.scrollTop - top - MARGIN * view) / row));
+    const r1 = Math.min(count, Math.ceil((this.scrollTop - top + (1 + MARGIN) * view) / row));
+    for (const [r, drawn] of this.rows) {
+      const out = r < r0 || r >= r1;
+      drawn.stale = out || drawn.generation !== this.generation
+        || drawn.from !== this.starts[r] || drawn.to !== this.starts[r + 1];
+      if (drawn.stale) for (const chip of drawn.el.children) this.release(chip);
+      if (out) {
+        drawn.el.remove();
+        this.rows.delete(r);
+      }
+    }
+    for (let r = r0; r < r1; r++) this.drawRow(r);
+    this.first = count ? this.starts[r0] : 0;
+    this.end = count ? this.starts[r1] : 0;
+    this.done();
+  }
+
+  drawRow(r) {
+    const from = this.starts[r];
+    const to = this.starts[r + 1];
+    let drawn = this.rows.get(r);
+    if (drawn && !drawn.stale) return;
+    if (!drawn) {
+      const row = el("div", "tok-row");
+      row.setAttribute("role", "none");
+      Object.assign(row.style, { position: "absolute", left: "0", right: "0", whiteSpace: "nowrap" });
+      drawn = { el: row };
+      this.rows.set(r, drawn);
+      this.space.append(row);
+    }
+    Object.assign(drawn, { from, to, generation: this.generation, stale: false });
+    drawn.el.style.top = `${r * this.m.row}px`;
+    // The same chips as before (a row after an edit, its tokens moved): only their places.
+    const sig = this.signature(from, to);
+    if (drawn.sig === sig && drawn.el.children.length === to - from) {
+      [...drawn.el.children].forEach((chip, k) => this.placed(this.reclaim(chip), from + k));
+      return;
+    }
+    drawn.sig = sig;
+    const chips = [];
+    for (let i = from; i < to; i++) {
+      const chip = this.chipFor(i);
+      this.placed(chip, i);
+      chips.push(chip);
+    }
+    drawn.el.replaceChildren(...chips);
+  }
+
+  // Every chip drawn now, in token order.
+  *chips() {
+    for (const r of [...this.rows.keys()].sort((a, b) => a - b)) yield* this.rows.get(r).el.children;
+  }
+
+  // The chip of token `index`, scrolled into view and drawn if it was not.
+  reveal(index) {
+    if (!this.m || index < 0 || index >= this.starts[this.starts.length - 1]) return null;
+    const { row, top } = this.m;
+    const y = top + this.rowOf(index) * row;
+    if (y < this.scrollTop || y + row > this.scrollTop + this.height) {
+      this.box.scrollTop = Math.max(0, y - this.height / 3);
+      this.scrollTop = this.box.scrollTop;
+    }
+    this.draw();
+    return this.chipAt(index);
+  }
+
+  chipAt(index) {
+    const drawn = this.rows.get(this.rowOf(index));
+    if (!drawn || index < drawn.from || index >= drawn.to) return null;
+    return drawn.el.children[index - drawn.from] || null;
+  }
+
+  clear() {
+    for (const drawn of this.rows.values()) {
+      for (const chip of drawn.el.children) this.release(chip);
+      drawn.el.remove();
+    }
+    this.done();
+    this.rows.clear();
+    this.starts = [0];
+    this.widths = null;
+    this.space.style.height = "0px";
+    this.first = this.end = 0;
+  }
+}

@@ -1,0 +1,225 @@
+// The coloured layer behind the text box: the same text, laid out as the text box lays
+// it out, with a span per token only in the part of the text that is in view (and a
+// screen's worth around it). The rest is two plain text nodes, which cost the browser
+// one text layout instead of thousands of spans (issue 14).
+//
+// Which part is in view is measured on this layer itself (it scrolls with the text
+// box): a binary search over character positions with collapsed Ranges.
+import { el } from "../../lib/dom.js";
+import { hueOf } from "../../lib/tokens.js";
+
+const MAX_CHARS = 200000; // a longer text's layer stops here (the text box scrolls on)
+const MIN_MARGIN = 1500; // characters drawn with spans beyond the visible ones, at least
+
+export class TextLayer {
+  // backdrop: the layer; text: the text box (a textarea) it sits under.
+  constructor(backdrop, text) {
+    this.backdrop = backdrop;
+    this.text = text;
+    this.before = document.createTextNode("");
+    this.after = document.createTextNode("");
+    this.middle = [];
+    this.nodes = []; // [start, text node] in order, for measuring
+    this.segs = new Map(); // token index -> its span
+    this.from = 0; // the characters drawn with spans: [from, to)
+    this.to = 0;
+    this.cut = { before: false, after: false }; // tokens left out before and after the spans
+    this.seen = [0, 0]; // the characters in view when last measured
+    this.highlighted = () => -1;
+    this.frame = 0;
+    this.range = document.createRange();
+    backdrop.replaceChildren(this.before, this.after);
+    text.addEventListener("scroll", () => this.schedule(), { passive: true });
+    new ResizeObserver(() => this.schedule()).observe(text);
+  }
+
+  // Draw `text` with the spans of `result`'s tokens whose characters lie in [from, to).
+  draw(result, text, from, to, highlighted) {
+    this.result = result;
+    this.source = text;
+    const offsets = result.offsets;
+    const nodes = [];
+    const segs = new Map();
+    const cut = { before: false, after: false };
+    let pos = 0;
+    let start = null;
+    for (let i = 0; i < offsets.length; i++) {
+      const [s, e] = offsets[i];
+      if (!(e > s && s >= pos)) continue; // no characters of its own
+      if (e <= from) {
+        pos = e;
+        cut.before = true;
+        continue;
+      }
+      if (s >= to) {
+        cut.after = true;
+        break;
+      }
+      if (start === null) start = pos;
+      if (s > pos) nodes.push(document.createTextNode(text.slice(pos, s)));
+      const seg = el("span", "seg", text.slice(s, e));
+      seg.dataset.index = String(i);
+      seg.style.setProperty("--h", String(hueOf(result.ids[i])));
+      if (i === highlighted) seg.classList.add("hl");
+      segs.set(i, seg);
+      nodes.push(seg);
+      pos = e;
+    }
+    if (start === null) start = pos;
+    const limit = Math.max(result.encoded_chars || 0, Math.min(text.length, MAX_CHARS));
+    // Unchanged text is not set again: a text node set anew is laid out anew.
+    setData(this.before, text.slice(0, start));
+    setData(this.after, text.slice(pos, Math.max(pos, limit)) + "\u200b");
+    for (const node of this.middle) node.remove();
+    this.backdrop.insertBefore(fragmentOf(nodes), this.after);
+    this.middle = nodes;
+    this.segs = segs;
+    this.from = start;
+    this.to = pos;
+    this.cut = cut;
+    this.nodes = [[0, this.before]];
+    let at = start;
+    for (const node of nodes) {
+      const textNode = node.nodeType === Node.TEXT_NODE ? node : node.firstChild;
+      this.nodes.push([at, textNode]);
+      at += textNode.data.length;
+    }
+    this.nodes.push([pos, this.after]);
+    this.backdrop.scrollTop = this.text.scrollTop;
+  }
+
+  // Draw around the part in view, measured from the layout the text has now.
+  drawAround(result, text, highlighted) {
+    const [a, b] = this.visible();
+    const margin = Math.max(MIN_MARGIN, b - a);
+    this.draw(result, text, Math.max(0, a - margin), b + margin, highlighted);
+  }
+
+  // After typing: around the part seen before (moved with the text) and the caret;
+  // measured again in the next frame, and drawn again there if that was not enough.
+  redraw(result, text, highlighted) {
+    const caret = this.text.selectionStart ?? 0;
+    let [a, b] = this.seen; // as many characters stay in view, whatever the edit
+    if (caret >= a - MIN_MARGIN && caret <= b + MIN_MARGIN) {
+      a = Math.min(a, caret);
+      b = Math.max(b, caret);
+    }
+    const margin = Math.max(MIN_MARGIN, b - a);
+    this.draw(result, text, Math.max(0, a - margin), b + margin, highlighted);
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.frame || !this.result) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.backdrop.scrollTop = this.text.scrollTop;
+      this.backdrop.scrollLeft = this.text.scrollLeft;
+      const [a, b] = this.visible();
+      const wide = this.to - this.from > 3 * (b - a) + 6 * MIN_MARGIN; // after a paste, say
+      if ((a < this.from && this.cut.before) || (b > this.to && this.cut.after) || wide) {
+        this.drawAround(this.result, this.source, this.highlighted());
+      }
+    });
+  }
+
+  // [first, last] characters in view.
+  visible() {
+    const box = this.backdrop.getBoundingClientRect();
+    const total = this.nodes.length ? this.nodes[this.nodes.length - 1][0] + this.after.data.length - 1 : 0;
+    if (total <= 0) return [0, 0];
+    const top = box.top + this.backdrop.clientTop;
+    const bottom = top + this.backdrop.clientHeight;
+    const first = this.search(total, (rect) => rect.bottom > top);
+    const last = this.search(total, (rect) => rect.top >= bottom);
+    this.seen = [first, last];
+    return this.seen;
+  }
+
+  // The first position (0..total) whose caret rect passes `test` (rects run down the text).
+  search(total, test) {
+    let lo = 0;
+    let hi = total;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (test(this.caretRect(mid))) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  // The box of the character at `position` (a collapsed Range has none in Chromium); a
+  // line break's box can be empty, so the next character's stands in for it.
+  caretRect(position) {
+    for (let p = position; p < position + 4; p++) {
+      const [node, offset] = this.locate(p);
+      if (!node || offset >= node.data.length) continue;
+      this.range.setStart(node, offset);
+      this.range.setEnd(node, offset + 1);
+      const rect = this.range.getBoundingClientRect();
+      if (rect.height > 0) return rect;
+    }
+    return { top: -Infinity, bottom: -Infinity };
+  }
+
+  locate(position) {
+    let lo = 0;
+    let hi = this.nodes.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.nodes[mid][0] <= position) lo = mid;
+      else hi = mid - 1;
+    }
+    let [start, node] = this.nodes[lo] || [0, null];
+    // an empty node (a token span right at a node's end): the position is in the next one
+    while (node && position - start >= node.data.length && lo + 1 < this.nodes.length) {
+      [start, node] = this.nodes[++lo];
+    }
+    return [node, position - start];
+  }
+
+  // The span of token `index`: its own, or that of the token it shares characters with.
+  segmentOf(index) {
+    const offsets = this.result?.offsets;
+    if (!offsets) return null;
+    for (let i = index; i >= 0 && i > index - 8; i--) {
+      const seg = this.segs.get(i);
+      if (seg) return seg;
+      const [s, e] = offsets[i] || [0, 0];
+      if (i === index && e <= s) return null;
+    }
+    return null;
+  }
+
+  // The span of token `index`, drawn if it was out of the part drawn.
+  reveal(index, highlighted) {
+    const offsets = this.result?.offsets;
+    if (!offsets?.[index]) return null;
+    const [s, e] = offsets[index];
+    if (s < this.from || e > this.to) {
+      this.draw(this.result, this.source, Math.max(0, s - 2 * MIN_MARGIN), e + 2 * MIN_MARGIN, highlighted);
+    }
+    return this.segmentOf(index);
+  }
+
+  clear() {
+    for (const node of this.middle) node.remove();
+    this.middle = [];
+    this.segs = new Map();
+    this.before.data = "";
+    this.after.data = "\u200b";
+    this.from = this.to = 0;
+    this.nodes = [];
+    this.result = null;
+  }
+}
+
+function setData(node, data) {
+  if (node.data !== data) node.data = data;
+}
+
+function fragmentOf(nodes) {
+  const fragment = document.createDocumentFragment();
+  fragment.append(...nodes);
+  return fragment;
+}

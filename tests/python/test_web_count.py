@@ -90,3 +90,27 @@ def test_the_facade_counts_step_by_step(bert_json, book):
     api.count_start(json.dumps({"key": "count-bert", "text": "a b", "session": "s2"}))
     json.loads(api.count_start(json.dumps({"key": "count-bert", "text": book, "session": "s3"})))
     assert json.loads(api.count_step(json.dumps({"session": "s2"}))) == {"session": "s2", "gone": True}
+
+
+@pytest.mark.parametrize("special", ["recognise", "as_text"])
+def test_the_special_tokens_choice_counts_as_it_encodes(gpt2_tiktoken, book, special):
+    """The page counts with the special-tokens choice in force: '<|endoftext|>' written in
+    the text is one token when recognised and several as text, in every slice; tiktoken
+    (encode with the special allowed, or encode_ordinary) is the reference."""
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
+    from tiktoken_ext.openai_public import ENDOFTEXT, r50k_pat_str
+    oracle = tiktoken.Encoding("gpt2-local", pat_str=r50k_pat_str,
+                               mergeable_ranks=load_tiktoken_bpe(str(gpt2_tiktoken)),
+                               special_tokens={ENDOFTEXT: 50256})
+    lines = book[:40_000].splitlines(keepends=True)
+    text = "".join(line + ("<|endoftext|>" if i % 25 == 0 else "") for i, line in enumerate(lines))
+    assert text.count("<|endoftext|>") > 20
+    expected = (len(oracle.encode(text, allowed_special={ENDOFTEXT})) if special == "recognise"
+                else len(oracle.encode_ordinary(text)))
+    api.open_path("count-gpt2", str(gpt2_tiktoken))
+    state = json.loads(api.count_start(json.dumps(
+        {"key": "count-gpt2", "text": text, "session": "sp", "special": special})))
+    while not state["complete"]:
+        state = json.loads(api.count_step(json.dumps({"session": "sp"})))
+    assert state["count"] == expected

@@ -76,8 +76,9 @@ def split_index(offsets, cut: int):
 class Counter:
     """The token count of one text, computed slice by slice (`step`)."""
 
-    def __init__(self, tokenizer, text: str, slice_chars: int = SLICE_CHARS):
+    def __init__(self, tokenizer, text: str, slice_chars: int = SLICE_CHARS, special_tokens=None):
         self.tokenizer = tokenizer
+        self.special_tokens = special_tokens or None  # "recognise" | "as_text": the page's choice
         self.text = text
         self.slice_chars = max(1, int(slice_chars))
         self.done = 0  # characters counted so far
@@ -89,13 +90,17 @@ class Counter:
     def complete(self) -> bool:
         return self._started and self.done >= len(self.text)
 
+    def _encode(self, text: str, special: bool = False):
+        return self.tokenizer.encode(text, add_special_tokens=special,
+                                     special_tokens=self.special_tokens)
+
     def _ids(self, text: str, special: bool = False) -> int:
-        return len(self.tokenizer.encode(text, add_special_tokens=special).ids)
+        return len(self._encode(text, special).ids)
 
     def _safe(self, p: int) -> bool:
         left = self.text[max(self.done, p - CUT_WINDOW):p]
         right = self.text[p:p + CUT_WINDOW]
-        return cut_holds(lambda t: self.tokenizer.encode(t, add_special_tokens=False), left, right)
+        return cut_holds(self._encode, left, right)
 
     def _next_cut(self) -> int:
         """The end of the next slice: a proven cut past `slice_chars`, or the end of the text."""
@@ -130,9 +135,9 @@ class Counter:
         return self.count
 
 
-def whole_count(tokenizer, text: str, slice_chars: int = SLICE_CHARS) -> int:
+def whole_count(tokenizer, text: str, slice_chars: int = SLICE_CHARS, special_tokens=None) -> int:
     """The text's token count, computed in slices as the page does."""
-    return Counter(tokenizer, text, slice_chars).run()
+    return Counter(tokenizer, text, slice_chars, special_tokens).run()
 
 
 def _answer(session: str, counter: Counter) -> str:
@@ -142,7 +147,8 @@ def _answer(session: str, counter: Counter) -> str:
 
 
 def count_start(args_json: str, emit=None) -> str:
-    """Start counting {"key", "text", "session"} and count its first slice.
+    """Start counting {"key", "text", "session", "special"?} and count its first slice
+    ("special": the page's special-tokens choice, "recognise" | "as_text", as in encode).
 
     One count runs at a time: starting one drops the one before (the page only
     wants the count of the text it shows).
@@ -150,7 +156,7 @@ def count_start(args_json: str, emit=None) -> str:
     args = json.loads(args_json)
     session = str(args.get("session", ""))
     counter = Counter(REGISTRY.get(args.get("key")), str(args.get("text", "")),
-                      args.get("slice_chars") or SLICE_CHARS)
+                      args.get("slice_chars") or SLICE_CHARS, args.get("special"))
     _sessions.clear()
     _sessions[session] = counter
     counter.step()

@@ -29,8 +29,11 @@ export class WholeCount {
   // The page drew `result` (the encoding of the first result.encoded_chars of `text`).
   follow(result, text, key) {
     // The same text again ("show more", a redraw): its count is done or under way.
-    if (this.target && this.target.text === text && this.target.key === key) return;
-    this.target = { text, key };
+    // The special-tokens choice in force (web/views/tokenize/rules.js) counts as it encodes.
+    const special = result.special_tokens || null;
+    const same = this.target && this.target.text === text && this.target.key === key;
+    if (same && this.target.special === special) return;
+    this.target = { text, key, special };
     this.session += 1;
     this.showCharacters(text);
     if (result.encoded_chars >= text.length) {
@@ -38,13 +41,13 @@ export class WholeCount {
       return;
     }
     this.progress(0);
-    this.run(this.session, text, key);
+    this.run(this.session, text, key, special);
   }
 
-  async run(session, text, key) {
+  async run(session, text, key, special) {
     const id = `count-${session}`;
     try {
-      let state = await this.engine.request("call", { name: "count_start", args: { key, text, session: id } });
+      let state = await this.engine.request("call", { name: "count_start", args: { key, text, session: id, special } });
       while (session === this.session && !state.complete && !state.gone) {
         this.progress(state.total ? state.done / state.total : 0);
         state = await this.engine.request("call", { name: "count_step", args: { session: id } });

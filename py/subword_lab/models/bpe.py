@@ -18,6 +18,7 @@ import itertools
 import operator
 import random
 
+from . import _long_words
 from .base import (Model, Token, byte_token, field, model_error, ordered_vocab,
                    read_vocab_map, tokens_event)
 
@@ -30,6 +31,9 @@ SHORT_WORD = 48
 _NO_RANK = 1 << 62
 # Words this long (in UTF-8 bytes, as HF counts) or longer are not cached.
 CACHE_MAX_LENGTH = 256
+# Words of this many characters or more are cut where no merge can cross (see
+# _long_words.py), when they can be, and the parts encoded (and cached) apart.
+CHUNK_FROM = 48
 
 
 def _parse_merges(merges) -> list:
@@ -324,7 +328,11 @@ class BPE(Model):
         if self._ranks is not None and self._plain_chars(sequence):
             result = self._ranked_word(sequence)
         else:
-            result = tuple(map(tuple, self._merge_word(sequence, None)))
+            result = None
+            if len(sequence) >= CHUNK_FROM and not self.ignore_merges:
+                result = _long_words.by_parts(self, sequence)
+            if result is None:
+                result = tuple(map(tuple, self._merge_word(sequence, None)))
         if len(self._cache) < self.cache_capacity and (
                 len(sequence) < CACHE_MAX_LENGTH // 4
                 or len(sequence.encode("utf-8", "surrogatepass")) < CACHE_MAX_LENGTH):

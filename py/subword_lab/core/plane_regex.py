@@ -87,12 +87,21 @@ class TwoPlaneRegex:
     """Quacks like re.Pattern for what the pipeline uses; `pick(text)` is the
     compiled pattern to run on `text`."""
 
-    __slots__ = ("full", "bmp", "astral")
+    __slots__ = ("source", "_full", "bmp", "astral")
 
-    def __init__(self, full: re.Pattern, bmp: re.Pattern, astral=None):
-        self.full = full
+    def __init__(self, source: str, bmp: re.Pattern, astral=None):
+        self.source = source  # the whole pattern, compiled when first needed
+        self._full = None
         self.bmp = bmp
         self.astral = astral  # an AstralMap when placeholders can stand for astral chars
+
+    @property
+    def full(self) -> re.Pattern:
+        # Only texts with surrogates (or astral characters, when the pattern takes no
+        # placeholders) need it: compiling o200k's whole pattern costs more than the cut one.
+        if self._full is None:
+            self._full = re.compile(self.source)
+        return self._full
 
     def pick(self, text) -> re.Pattern:
         if text.isascii() or _ASTRAL.search(text) is None and (
@@ -110,7 +119,7 @@ class TwoPlaneRegex:
 
     def pieces(self, text) -> list:
         """The matched strings, as findall gives them for a pattern without groups."""
-        if self.full.groups:
+        if self.bmp.groups:
             raise ValueError("pieces() is for patterns without groups")
         if text.isascii() or self.astral is None or _ASTRAL.search(text) is None:
             return self.pick(text).findall(text)
@@ -121,19 +130,19 @@ class TwoPlaneRegex:
 
     @property
     def pattern(self):
-        return self.full.pattern
+        return self.source
 
     @property
-    def groups(self):
-        return self.full.groups
+    def groups(self):  # the two compiles differ only inside their classes
+        return self.bmp.groups
 
     @property
     def groupindex(self):
-        return self.full.groupindex
+        return self.bmp.groupindex
 
     @property
     def flags(self):
-        return self.full.flags
+        return self.bmp.flags
 
     def finditer(self, text, *args):
         return self.pick(text).finditer(text, *args)
@@ -157,10 +166,10 @@ class TwoPlaneRegex:
         return self.pick(text).sub(repl, text, count)
 
     def __eq__(self, other):
-        return type(other) is TwoPlaneRegex and other.full == self.full
+        return type(other) is TwoPlaneRegex and other.source == self.source
 
     def __hash__(self):
-        return hash(self.full)
+        return hash(self.source)
 
     def __repr__(self):
-        return f"TwoPlaneRegex({self.full.pattern[:60]!r}...)"
+        return f"TwoPlaneRegex({self.source[:60]!r}...)"

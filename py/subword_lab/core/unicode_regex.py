@@ -676,9 +676,8 @@ def compile(pattern: str, flavor: str = "fancy"):  # noqa: A001 - mirrors re.com
     bmp_source, astral = _bmp_translation(pattern, flavor) if flavor in (
         "fancy", "rust", "onig") else (source, None)
     try:
-        full = re.compile(source)
         if bmp_source == source:
-            return full
-        return TwoPlaneRegex(full, re.compile(bmp_source), astral)
+            return re.compile(source)
+        return TwoPlaneRegex(source, re.compile(bmp_source), astral)
     except re.error as exc:
         raise SubwordLabError(f"cannot compile regex {pattern!r}: {exc}", field="pattern") from None

@@ -1,29 +1,26 @@
 """The shapes of a tokenizer.json, checked as strictly as `tokenizers` reads them.
 
-`tokenizers` reads the file with serde: a flag must be JSON true/false, an id an
-integer from 0 to 2^32 - 1, a score a finite number, and a field without a
-default must be there. The component classes accept looser Python values (they
-are also built by hand), so the file is checked here first, in one place, and
-every problem names the field and says what was expected in plain words.
-
-Only the component types we know are described; an unknown "type" is left to
-the component's own from_dict, which refuses it.
+`tokenizers` reads the file with serde: a flag must be JSON true/false, an id an integer
+from 0 to 2^32 - 1, a score a finite number, and a field without a default must be there.
+The component classes accept looser Python values (they are also built by hand), so the
+file is checked here first, in one place, and every problem names the field and says what
+was expected in plain words. Only the component types we know are described; an unknown
+"type" is left to the component's own from_dict, which refuses it.
 """
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import re
 
+from .bulk_checks import all_merges, all_strings, all_u32, passes
 from .errors import SubwordLabError
 
 __all__ = ["MAX_JSON_DEPTH", "loads_strict", "check_depth", "check_tokenizer"]
 
 # serde_json refuses 128 nested arrays/objects; tokenizers inherits that limit.
 MAX_JSON_DEPTH = 127
-_U32 = 2 ** 32
-_U64 = 2 ** 64
+_U32, _U64 = 2 ** 32, 2 ** 64
 
 
 # -- parsing --------------------------------------------------------------------------------
@@ -180,52 +177,23 @@ def optional(kind):
 
 
 def list_of(kind):
-    bulk = getattr(kind, "bulk", None)
-
     def check(value, where):
         if not isinstance(value, list):
             _fail(where, "a list", value)
-        if bulk is not None and bulk(value):
-            return  # all well: no per-item check (and no per-item field name) needed
-        for i, item in enumerate(value):
-            kind(item, f"{where}[{i}]")
+        if not passes(kind, value):  # else each item, naming the bad one
+            for i, item in enumerate(value):
+                kind(item, f"{where}[{i}]")
     return check
 
 
 def map_of(kind):
-    bulk = getattr(kind, "bulk", None)
-
     def check(value, where):
         if not isinstance(value, dict):
             _fail(where, "an object", value)
-        if bulk is not None and bulk(list(value.values())):
-            return
-        for key, item in value.items():
-            kind(item, f"{where}[{json.dumps(key, ensure_ascii=False)}]")
+        if not passes(kind, list(value.values())):
+            for key, item in value.items():
+                kind(item, f"{where}[{json.dumps(key, ensure_ascii=False)}]")
     return check
-
-
-# Bulk checks: True when every value passes the kind's own check, found with C-level
-# map/set calls (a vocabulary has 100,000s of entries); False sends the values
-# through the per-item check, which names the first bad one.
-
-def _all_u32(values):
-    return set(map(type, values)) <= {int} and (
-        not values or (min(values) >= 0 and max(values) < _U32))
-
-
-def _all_strings(values):
-    return set(map(type, values)) <= {str}
-
-
-def _all_merges(values):
-    kinds = set(map(type, values))
-    if kinds <= {str}:
-        return True
-    if not kinds <= {str, list}:
-        return False
-    pairs = [v for v in values if type(v) is list]
-    return set(map(len, pairs)) <= {2} and set(map(type, itertools.chain.from_iterable(pairs))) <= {str}
 
 
 def pair(first, second):
@@ -250,9 +218,7 @@ def merge(value, where):
     pair(string, string)(value, where)
 
 
-u32.bulk = _all_u32
-string.bulk = _all_strings
-merge.bulk = _all_merges
+u32.bulk, string.bulk, merge.bulk = all_u32, all_strings, all_merges  # core/bulk_checks.py
 
 
 class Fields:

@@ -36,9 +36,10 @@ CACHE_MAX_LENGTH = 256
 CHUNK_FROM = 48
 
 
-def _parse_merges(merges) -> list:
-    """Accept [("a", "b"), ...], [["a", "b"], ...] or the older ["a b", ...]."""
-    pairs = _parse_merges_fast(merges)
+def _parse_merges(merges, tuples=True) -> list:
+    """Accept [("a", "b"), ...], [["a", "b"], ...] or the older ["a b", ...];
+    `tuples=False` may return two-item lists (saves a pass when only read)."""
+    pairs = _parse_merges_fast(merges, tuples)
     if pairs is not None:
         return pairs
     pairs = []
@@ -56,20 +57,20 @@ def _parse_merges(merges) -> list:
     return pairs
 
 
-def _parse_merges_fast(merges):
+def _parse_merges_fast(merges, tuples=True):
     """The well-formed cases checked with map/set (C loops), since files hold tens
     of thousands of merges; None when something is off, and the per-merge loop
     then names the bad merge."""
     merges = list(merges)
     kinds = set(map(type, merges))
     if kinds == {str}:
-        merges = [m.split(" ") for m in merges]
+        merges = list(map(str.split, merges, itertools.repeat(" ")))
         kinds = {list}
     if not merges or not kinds <= {tuple, list} or set(map(len, merges)) != {2}:
         return None
     if set(map(type, itertools.chain.from_iterable(merges))) != {str}:
         return None
-    return merges if kinds == {tuple} else list(map(tuple, merges))
+    return merges if kinds == {tuple} or not tuples else list(map(tuple, merges))
 
 
 def _irregular(starts, ends, n) -> bool:
@@ -235,7 +236,7 @@ class BPE(Model):
         self._cache = {}
         self._rng = random.Random(seed)
         self._ranks = None
-        self._build_merges(_parse_merges(merges or []))
+        self._build_merges(_parse_merges(merges or [], tuples=False))
 
     @classmethod
     def from_ranks(cls, vocab, ranks=None, **kwargs) -> "BPE":

@@ -17,7 +17,7 @@ from itertools import accumulate as _accumulate, chain, repeat as _repeat
 from operator import add as _add, itemgetter
 
 from . import normalizers, pre_tokenizers
-from .core import byte_level, regex_guard
+from .core import byte_level, plane_regex, regex_guard
 from .encoding import Encoding
 from .models.bpe import BPE
 
@@ -29,6 +29,8 @@ _first, _second, _third = itemgetter(0), itemgetter(1), itemgetter(2)
 CACHE_MAX_CHARS = 64
 CACHE_CAPACITY = 100_000
 SLICE = 1 << 15  # pieces handled at once
+SMALL = 4096  # up to this many pieces, lists and lazy columns; more, arrays (less memory)
+_PLAIN_REGEX = (re.Pattern, plane_regex.TwoPlaneRegex)
 _ASCII = {b: c for b, c in byte_level.bytes_to_unicode().items() if b < 128}
 
 
@@ -77,7 +79,7 @@ def _split_regex(pre):
     if type(pre) is bl:
         if pre.use_regex and not pre.add_prefix_space:
             regex = byte_level.gpt2_regex()
-            return (regex,) if type(regex) is re.Pattern else None
+            return (regex,) if type(regex) in _PLAIN_REGEX else None
         return None
     if type(pre) is not pre_tokenizers.Sequence or len(pre.pretokenizers) < 2:
         return None
@@ -92,7 +94,7 @@ def _split_regex(pre):
         regex = getattr(split, "_compiled", None)
         # A user pattern may be wrapped in the regex guard (bounded running time): it
         # offers findall/finditer/groups as re.Pattern does, so it takes this path too.
-        if type(regex) is not re.Pattern and not isinstance(regex, regex_guard.GuardedRegex):
+        if type(regex) not in _PLAIN_REGEX and not isinstance(regex, regex_guard.GuardedRegex):
             return None
         regexes.append(regex)
     return tuple(regexes)
@@ -117,6 +119,8 @@ def encode(tok, plan_, text, type_id, word_index):
     if _no_added_token_in(tok.added_vocabulary, text):
         # The usual case, without the general path's per-split objects.
         pieces, at = _pieces(regexes, text, 0)
+        if len(pieces) <= SMALL:
+            return _small_encoding(pieces, at, model, type_id, word_index)
         ids, starts, ends, words = array("I"), array("I"), array("I"), array("i")
         _fill(pieces, at, model, 0, word_index, ids, starts, ends, words)
         return Encoding.compact(ids, type_id, starts, ends, words, _token_strings(model, None))
@@ -145,6 +149,30 @@ def encode(tok, plan_, text, type_id, word_index):
         pieces, at = _pieces(regexes, ns.normalized, ns.original_shift)
         piece = _fill(pieces, at, model, piece, word_index, ids, starts, ends, words)
     return Encoding.compact(ids, type_id, starts, ends, words, _token_strings(model, added))
+
+
+def _small_encoding(pieces, at, model, type_id, word_index):
+    """A short text's Encoding: its ids as a list, offsets and word ids made only
+    when read (one line of text costs a few microseconds this way, where arrays
+    and the per-token columns cost several times more)."""
+    results = _piece_results(pieces, model, _piece_cache(model))
+    ids = list(_chain(map(_first, results)))
+    return Encoding.lazy(ids, type_id, _token_strings(model, None),
+                         (_offsets_of, results, at), (_word_ids_of, results, word_index))
+
+
+def _offsets_of(results, at):
+    counts = map(len, map(_first, results))
+    bases = list(_chain(map(_repeat, at, counts)))
+    return list(zip(map(_add, bases, _chain(map(_second, results))),
+                    map(_add, bases, _chain(map(_third, results)))))
+
+
+def _word_ids_of(results, word_index):
+    counts = list(map(len, map(_first, results)))
+    if word_index is None:
+        return list(_chain(map(_repeat, range(len(counts)), counts)))
+    return [word_index] * sum(counts)
 
 
 def _no_added_token_in(added, text) -> bool:
@@ -195,15 +223,28 @@ def _pieces(regexes, s, shift):
 def _split_once(regex, s, shift):
     """The pieces of an "isolated" split (matches and the gaps between them) and
     where each starts in the original text."""
+    if type(regex) is regex_guard.GuardedRegex and len(s) <= regex.cheap_length:
+        regex = regex.compiled  # too short to backtrack for long (as Split does)
+    if type(regex) is plane_regex.TwoPlaneRegex:
+        if not regex.groups:
+            pieces = regex.pieces(s)
+            if sum(map(len, pieces)) == len(s):
+                at = list(_accumulate(map(len, pieces), initial=shift))
+                at.pop()
+                return pieces, at
+        return _from_spans(regex.spans(s), s, shift)
     if not regex.groups:
         pieces = regex.findall(s)
         if sum(map(len, pieces)) == len(s):  # no gaps: positions are running sums
             at = list(_accumulate(map(len, pieces), initial=shift))
             at.pop()
             return pieces, at
+    return _from_spans((m.span() for m in regex.finditer(s)), s, shift)
+
+
+def _from_spans(spans, s, shift):
     pieces, at, prev = [], [], 0
-    for m in regex.finditer(s):
-        a, b = m.span()
+    for a, b in spans:
         if prev < a:
             pieces.append(s[prev:a]); at.append(shift + prev)
         if a < b:

@@ -106,6 +106,22 @@ class Encoding:
         enc.sequence_ranges = {}
         return enc
 
+    @classmethod
+    def lazy(cls, ids: list, type_id, token_of, offsets, word_ids):
+        """From the ids (a list) and `token_of`; `offsets` and `word_ids` are
+        (make, *args): each list is made by make(*args) the first time it is read.
+        For short texts, where building arrays would cost more than the encode."""
+        enc = cls.__new__(cls)
+        enc._ids = ids
+        enc._offsets = _Lazy(*offsets)
+        enc._word_ids = _Lazy(*word_ids)
+        enc._type_ids = enc._tokens = _PENDING
+        enc._special_tokens_mask = enc._attention_mask = _PENDING
+        enc._source = (type_id, None, None, token_of, ids)
+        enc.overflowing = []
+        enc.sequence_ranges = {}
+        return enc
+
     def __getstate__(self):
         state = {name: getattr(self, name) for name in _FIELDS}
         state["overflowing"] = self.overflowing

@@ -211,6 +211,10 @@ class Tokenizer:
         choice under transformers' name (True = as text).
         """
         try:
+            if special_tokens is None and split_special_tokens is None:
+                # the tokenizer's own setting: no mode to set and restore (a line of
+                # text costs a few microseconds, the context manager about one)
+                return self._encode(sequence, pair, is_pretokenized, add_special_tokens, on_event)
             with self._special_tokens_mode(special_tokens, split_special_tokens):
                 return self._encode(sequence, pair, is_pretokenized, add_special_tokens, on_event)
         except SubwordLabError as exc:
@@ -280,6 +284,8 @@ class Tokenizer:
         return self._post_process(encoding, pair_encoding, add_special_tokens)
 
     def _encode_sequence(self, sequence, type_id, is_pretokenized, on_event):
+        if type(sequence) is str and not is_pretokenized:  # the usual case, checked first
+            return self._encode_text(sequence, type_id, None, on_event)
         if hasattr(sequence, "tolist"):  # a numpy array of str, as HF accepts
             sequence = sequence.tolist()
         if not is_pretokenized:

@@ -141,11 +141,22 @@ def both(gpt2):
 
 
 def test_compact_is_compact(both):
+    # a short text: ids in a list, every other column made only when read
     fast, slow = both
+    assert type(fast._offsets) is not list and type(fast._word_ids) is not list
+    assert len(fast) == len(slow)
+    assert fast.ids == slow.ids and type(fast.ids) is list
+    assert fast.offsets == slow.offsets and fast.word_ids == slow.word_ids
+
+
+def test_a_long_text_is_kept_in_arrays(gpt2):
+    text = "Compact storage keeps 東京 and emoji 🙂 the same. " * 500  # > SMALL pieces
+    fast, slow = gpt2.encode(text), _general(gpt2, text)
     assert type(fast._ids) is not list and type(fast._offsets) is not list
     assert len(fast) == len(slow)
     assert type(fast._ids) is not list  # len() did not build the list
     assert fast.ids == slow.ids and type(fast.ids) is list
+    assert fast.offsets == slow.offsets and fast.word_ids == slow.word_ids
 
 
 def test_compact_attributes_are_lists_and_settable(both):

@@ -276,3 +276,95 @@ def test_case_insensitive_negated_class_folds_before_negating():
     # Rust and Oniguruma fold [^a-z] under (?i) first: neither 'x' nor 'X' is in it.
     _compare(r"(?i:[^a-z]+)", r"(?i:[^a-z]+)", ["xX1 ", "ABC-def"])
     _compare(r"(?i)\P{Ll}+", r"(?i)\P{Ll}+", ["xX1 ", "ÀàǅǄ"])
+
+
+# -- the compile for texts without astral characters (core/plane_regex) ------------------
+
+def _bmp_only(texts):
+    return ["".join(c for c in text if ord(c) <= 0xFFFF) for text in texts]
+
+
+def _compare_bmp(ours_src, oracle_src, texts, flavor="fancy"):
+    """The Basic Multilingual Plane compile, run directly (not picked), equals the
+    oracle on texts without characters above U+FFFF."""
+    compiled = unicode_regex.compile(ours_src, flavor)
+    oracle = regex.compile(oracle_src, regex.MULTILINE if flavor == "onig" else 0)
+    bmp = getattr(compiled, "bmp", compiled)
+    for text in _bmp_only(texts):
+        assert _findall(bmp, text) == _findall(oracle, text), (ours_src, text)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_generated_patterns_cut_to_the_bmp_match_the_oracle_on_bmp_texts(seed):
+    rng = random.Random(500 + seed)
+    texts = [_text(rng) for _ in range(25)]
+    for _ in range(12):
+        ours, oracle = _alternation(rng)
+        _compare_bmp(ours, oracle, texts)
+
+
+@pytest.mark.parametrize("name,pattern", sorted(_tiktoken_patterns().items()))
+def test_tiktoken_patterns_take_the_bmp_compile_on_bmp_texts(name, pattern):
+    compiled = unicode_regex.compile(pattern)
+    assert type(compiled).__name__ == "TwoPlaneRegex"  # their \p{L} reaches past U+FFFF
+    _compare_bmp(pattern, pattern.replace("$", r"\Z"), _oracle_texts())
+    texts = _oracle_texts()
+    astral = [t for t in texts if any(ord(c) > 0xFFFF for c in t)]
+    assert astral and all(compiled.pick(t) is compiled.full for t in astral)
+    assert all(compiled.pick(t) is compiled.bmp for t in _bmp_only(texts))
+
+
+def test_the_gpt2_pattern_takes_the_bmp_compile_on_bmp_texts():
+    from subword_lab.core import byte_level
+    _compare_bmp(byte_level.GPT2_PATTERN, byte_level.GPT2_PATTERN, _oracle_texts(), "onig")
+
+
+def test_classes_under_ignorecase_are_not_cut():
+    # (?i) folds case before testing a class; the cut is made only outside it.
+    assert unicode_regex.translate(r"(?i:[\p{L}])", "fancy", True) == \
+        unicode_regex.translate(r"(?i:[\p{L}])", "fancy")
+    assert unicode_regex.translate(r"[\p{L}]", "fancy", True) != \
+        unicode_regex.translate(r"[\p{L}]", "fancy")
+
+
+def _compare_placeholders(ours_src, oracle_src, texts, flavor="fancy"):
+    """spans() and pieces(), which run the cut compile on texts whose astral
+    characters became placeholders, equal the oracle on every text."""
+    compiled = unicode_regex.compile(ours_src, flavor)
+    if not hasattr(compiled, "spans"):
+        return
+    oracle = regex.compile(oracle_src, regex.MULTILINE if flavor == "onig" else 0)
+    for text in texts:
+        want = [m.span() for m in oracle.finditer(text)]
+        assert compiled.spans(text) == want, (ours_src, text)
+        if not compiled.groups:
+            assert compiled.pieces(text) == [text[a:b] for a, b in want], (ours_src, text)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_generated_patterns_with_placeholders_match_the_oracle(seed):
+    rng = random.Random(900 + seed)
+    texts = [_text(rng) for _ in range(25)] + ["\U0001d400\ud800x", "a\udfff😀 b"]
+    for _ in range(12):
+        ours, oracle = _alternation(rng)
+        _compare_placeholders(ours, oracle, texts)
+
+
+@pytest.mark.parametrize("name,pattern", sorted(_tiktoken_patterns().items()))
+def test_tiktoken_patterns_with_placeholders_match_the_oracle(name, pattern):
+    compiled = unicode_regex.compile(pattern)
+    assert compiled.astral is not None  # emoji and the like take the cut compile too
+    texts = _oracle_texts() + ["👍🏽 \U00010400\U00010428 \U0001d7d8\U0001d7d9 x\U000e0001 ", "\ud83d😀"]
+    _compare_placeholders(pattern, pattern.replace("$", r"\Z"), texts)
+
+
+def test_the_gpt2_pattern_with_placeholders_matches_the_oracle():
+    from subword_lab.core import byte_level
+    _compare_placeholders(byte_level.GPT2_PATTERN, byte_level.GPT2_PATTERN,
+                          _oracle_texts() + ["😀a \U00010400\U00010428 1\U0001d7d8"], "onig")
+
+
+def test_patterns_that_look_at_astral_characters_themselves_take_no_placeholders():
+    for pattern in (r"\p{L}+😀", r"(\p{L})\1", r"\b\p{L}+\b", r"(?i:[\p{L}])+"):
+        compiled = unicode_regex.compile(pattern)
+        assert getattr(compiled, "astral", None) is None, pattern

@@ -19,6 +19,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from . import unicode_tables
+from .plane_regex import TwoPlaneRegex
 from .regex_guard import GuardedRegex
 
 __all__ = ["Token", "NormalizedString", "Split", "PreTokenizedString", "RUST_WHITESPACE"]
@@ -464,7 +465,7 @@ class NormalizedString:
         "merged_with_previous", "merged_with_next" or "contiguous"; `invert`
         swaps matches and non-matches (HF's Split with invert=True). Empty
         pieces are dropped."""
-        if self._align is None and (type(pattern) is re.Pattern or type(pattern) is GuardedRegex):
+        if self._align is None and type(pattern) in _REGEX_TYPES:
             fast = self._split_plain(pattern, behavior, invert)
             if fast is not None:
                 return fast
@@ -492,8 +493,9 @@ class NormalizedString:
         text, shift = self.normalized, self._shift
         new = NormalizedString.__new__
         out, prev = [], 0
-        for m in pattern.finditer(text):
-            start, end = m.span()
+        spans = pattern.spans(text) if type(pattern) is TwoPlaneRegex else (
+            m.span() for m in pattern.finditer(text))
+        for start, end in spans:
             if keep_gaps and prev < start:
                 out.append(_plain(new, text[prev:start], shift + prev))
             if keep_matches and start < end:
@@ -506,8 +508,9 @@ class NormalizedString:
 
 # ----- patterns ---------------------------------------------------------------
 
-# Compiled patterns: Python's own, and user patterns under a time bound.
-_REGEX_TYPES = (re.Pattern, GuardedRegex)
+# Compiled patterns: Python's own, translated ones (core/plane_regex), and user
+# patterns under a time bound.
+_REGEX_TYPES = (re.Pattern, TwoPlaneRegex, GuardedRegex)
 
 def find_matches(pattern, text: str) -> list:
     """[((start, end), is_match)] covering `text`, like HF's Pattern trait."""
@@ -518,7 +521,8 @@ def find_matches(pattern, text: str) -> list:
     if isinstance(pattern, _REGEX_TYPES):
         if not text:
             return [((0, 0), False)]
-        spans = [m.span() for m in pattern.finditer(text)]
+        spans = pattern.spans(text) if type(pattern) is TwoPlaneRegex else [
+            m.span() for m in pattern.finditer(text)]
         return _matches_from_spans(spans, len(text))
     if callable(pattern):
         if not text:

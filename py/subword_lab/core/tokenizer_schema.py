@@ -1,13 +1,11 @@
 """The shapes of a tokenizer.json, checked as strictly as `tokenizers` reads them.
 
-`tokenizers` reads the file with serde: a flag must be JSON true/false, an id an
-integer from 0 to 2^32 - 1, a score a finite number, and a field without a
-default must be there. The component classes accept looser Python values (they
-are also built by hand), so the file is checked here first, in one place, and
-every problem names the field and says what was expected in plain words.
-
-Only the component types we know are described; an unknown "type" is left to
-the component's own from_dict, which refuses it.
+`tokenizers` reads the file with serde: a flag must be JSON true/false, an id an integer
+from 0 to 2^32 - 1, a score a finite number, and a field without a default must be there.
+The component classes accept looser Python values (they are also built by hand), so the
+file is checked here first, in one place, and every problem names the field and says what
+was expected in plain words. Only the component types we know are described; an unknown
+"type" is left to the component's own from_dict, which refuses it.
 """
 from __future__ import annotations
 
@@ -15,14 +13,14 @@ import json
 import math
 import re
 
+from .bulk_checks import all_merges, all_strings, all_u32, passes
 from .errors import SubwordLabError
 
 __all__ = ["MAX_JSON_DEPTH", "loads_strict", "check_depth", "check_tokenizer"]
 
 # serde_json refuses 128 nested arrays/objects; tokenizers inherits that limit.
 MAX_JSON_DEPTH = 127
-_U32 = 2 ** 32
-_U64 = 2 ** 64
+_U32, _U64 = 2 ** 32, 2 ** 64
 
 
 # -- parsing --------------------------------------------------------------------------------
@@ -182,8 +180,9 @@ def list_of(kind):
     def check(value, where):
         if not isinstance(value, list):
             _fail(where, "a list", value)
-        for i, item in enumerate(value):
-            kind(item, f"{where}[{i}]")
+        if not passes(kind, value):  # else each item, naming the bad one
+            for i, item in enumerate(value):
+                kind(item, f"{where}[{i}]")
     return check
 
 
@@ -191,8 +190,9 @@ def map_of(kind):
     def check(value, where):
         if not isinstance(value, dict):
             _fail(where, "an object", value)
-        for key, item in value.items():
-            kind(item, f"{where}[{json.dumps(key, ensure_ascii=False)}]")
+        if not passes(kind, list(value.values())):
+            for key, item in value.items():
+                kind(item, f"{where}[{json.dumps(key, ensure_ascii=False)}]")
     return check
 
 
@@ -216,6 +216,9 @@ def merge(value, where):
     if isinstance(value, str):
         return
     pair(string, string)(value, where)
+
+
+u32.bulk, string.bulk, merge.bulk = all_u32, all_strings, all_merges  # core/bulk_checks.py
 
 
 class Fields:

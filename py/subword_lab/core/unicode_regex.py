@@ -34,8 +34,12 @@ import re
 import unicodedata
 
 from .errors import SubwordLabError
+from .plane_regex import AstralMap, TwoPlaneRegex
 
 MAX_CP = 0x10FFFF
+_BMP = ((0, 0xFFFF),)
+_ASTRAL = [(0x10000, MAX_CP)]
+_SURROGATES = [(0xD800, 0xDFFF)]
 
 # White_Space is a stable property (unchanged since Unicode 6.3) that all three
 # engines use for \s. It is NOT Python's str.isspace: \x1c-\x1f are not in it.
@@ -249,10 +253,17 @@ _HEX = re.compile(r"[0-9A-Fa-f]+")
 class _Translator:
     """One pass over the pattern, emitting Python `re` syntax."""
 
-    def __init__(self, pattern: str, flavor: str):
+    def __init__(self, pattern: str, flavor: str, bmp: bool = False, placeholders=None):
         self.p = pattern
         self.i = 0
         self.flavor = flavor
+        self.bmp = bmp  # classes cut to U+0000..U+FFFF, outside (?i) (see plane_regex)
+        # bmp mode: the astral part of each cut class, in order; the placeholders
+        # each cut class takes in (core.plane_regex.AstralMap), when given; and whether
+        # the pattern can run on a text whose astral characters became placeholders.
+        self.astral_parts: list = []
+        self.placeholders = placeholders
+        self.placeholder_ok = True
         self.multiline = flavor == "onig"
         self.ignorecase = False  # inside (?i): negations must stay outermost
 
@@ -489,6 +500,7 @@ class _Translator:
                 # the flags reach across '|' but the alternation must stay at this level
                 parts.append(")" * len(scoped) + "|" + "".join(f"(?{f}:" for f in scoped))
             else:
+                self._literal(ord(ch))
                 parts.append(ch)
         self.ignorecase = outer_ignorecase
         return "".join(parts) + ")" * len(scoped)
@@ -509,12 +521,27 @@ class _Translator:
         else:
             parts.append(text)
 
+    def _literal(self, cp: int) -> None:
+        if cp > 0xFFFF or 0xD800 <= cp <= 0xDFFF:
+            self.placeholder_ok = False  # it must meet the character itself
+
     def _set_text(self, ranges, negate) -> str:
         # Under (?i) `re` must see the negation itself ([^...]), so that it folds
         # case before negating as the other engines do. Elsewhere the complemented
         # list is kept: `re` matches it faster on mostly-ASCII text.
         if negate and not self.ignorecase:
-            return class_text(complement(ranges))
+            ranges, negate = complement(ranges), False
+        if self.bmp and not self.ignorecase:  # negate is False here
+            index = len(self.astral_parts)
+            self.astral_parts.append(intersect(ranges, _ASTRAL))
+            ranges = intersect(ranges, _BMP)
+            if self.placeholders is not None:
+                # a placeholder stands for astral characters, so no real surrogate may
+                # be in the class (texts holding surrogates run the whole pattern)
+                ranges = normalize(difference(ranges, _SURROGATES)
+                                   + [(cp, cp) for cp in self.placeholders[index]])
+        elif self.bmp and intersect(ranges, _SURROGATES + _ASTRAL):
+            self.placeholder_ok = False  # under (?i): a placeholder would not act the same
         return class_text(ranges, negate)
 
     def _outer_escape(self) -> str:
@@ -527,6 +554,7 @@ class _Translator:
         if found is not None:
             return self._set_text(*found)
         if esc in "bB":
+            self.placeholder_ok = False  # the word class is not cut
             word = class_text(list(word_set(self._word_flavor(True))))
             if esc == "b":
                 return f"(?:(?<={word})(?!{word})|(?<!{word})(?={word}))"
@@ -540,15 +568,18 @@ class _Translator:
         if esc == "G" and self.flavor == "onig":
             return r"\A"  # only meaningful at the start of a search; find_iter starts there
         if esc.isdigit() and esc != "0":
+            self.placeholder_ok = False  # a backreference compares the characters
             return "\\" + esc
         if esc == "k" and self.flavor == "onig":
             m = re.compile(r"<(\w+)>").match(p, self.i)
             if m:
                 self.i = m.end()
+                self.placeholder_ok = False
                 return f"(?P={m.group(1)})"
         cp = self._literal_escape(esc)
         if cp is None:
             raise self.error(f"unsupported escape \\{esc}")
+        self._literal(cp)
         return re.escape(chr(cp))
 
     _FLAG_GROUP = re.compile(r"\?([a-zA-Z]*)(?:-([a-zA-Z]*))?([:)])")
@@ -563,11 +594,11 @@ class _Translator:
         m = self._FLAG_GROUP.match(p, self.i)
         if m:
             self.i = m.end()
+            outer_ignorecase = self.ignorecase  # before the group's own flags set it
             flags = self._flags(m.group(1), m.group(2) or "")
             if m.group(3) == ")":
                 return "", (flags or None)
             head = f"(?{flags}:" if flags else "(?:"
-            outer_ignorecase = self.ignorecase
             body = self._sequence()
             self.ignorecase = outer_ignorecase
             return head + body + self._close(), None
@@ -581,6 +612,7 @@ class _Translator:
                     raise self.error("bad group name")
                 name, self.i = p[self.i:end], end + 1
                 if head == "(?P=":
+                    self.placeholder_ok = False
                     return f"(?P={name})", None
                 head = f"(?P<{name}>"
             return head + self._sequence() + self._close(), None
@@ -609,18 +641,43 @@ class _Translator:
 
 
 @functools.lru_cache(maxsize=256)
-def translate(pattern: str, flavor: str = "fancy") -> str:
-    """Python `re` source equivalent to `pattern` in the given engine's syntax."""
+def translate(pattern: str, flavor: str = "fancy", bmp: bool = False) -> str:
+    """Python `re` source equivalent to `pattern` in the given engine's syntax;
+    with `bmp`, equivalent on texts without characters above U+FFFF or surrogates
+    (and on texts whose astral characters became placeholders: see plane_regex)."""
     if flavor not in ("fancy", "rust", "onig"):
         raise SubwordLabError(f"unknown regex flavor {flavor!r}", field="flavor")
+    if bmp:
+        return _bmp_translation(pattern, flavor)[0]
     return _Translator(pattern, flavor).translate()
 
 
 @functools.lru_cache(maxsize=256)
-def compile(pattern: str, flavor: str = "fancy") -> re.Pattern:  # noqa: A001 - mirrors re.compile
-    """Translate and compile; any failure is a SubwordLabError naming the pattern."""
+def _bmp_translation(pattern: str, flavor: str):
+    """(source cut to the BMP, AstralMap or None): a first pass finds the astral
+    part of every cut class, a second gives each class its placeholders."""
+    first = _Translator(pattern, flavor, True)
+    source = first.translate()
+    if not first.placeholder_ok or not first.astral_parts:
+        return source, None
+    astral = AstralMap(first.astral_parts)
+    if astral.per_class is None:
+        return source, None
+    return _Translator(pattern, flavor, True, astral.per_class).translate(), astral
+
+
+@functools.lru_cache(maxsize=256)
+def compile(pattern: str, flavor: str = "fancy"):  # noqa: A001 - mirrors re.compile
+    """Translate and compile; any failure is a SubwordLabError naming the pattern.
+
+    A re.Pattern, or a TwoPlaneRegex when the classes reach above U+FFFF: then
+    texts without such characters run a faster compile of the same pattern."""
     source = translate(pattern, flavor)
+    bmp_source, astral = _bmp_translation(pattern, flavor) if flavor in (
+        "fancy", "rust", "onig") else (source, None)
     try:
-        return re.compile(source)
+        if bmp_source == source:
+            return re.compile(source)
+        return TwoPlaneRegex(source, re.compile(bmp_source), astral)
     except re.error as exc:
         raise SubwordLabError(f"cannot compile regex {pattern!r}: {exc}", field="pattern") from None

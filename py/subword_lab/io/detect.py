@@ -118,13 +118,25 @@ def detect_file(path: Path) -> str:
                           f"expected {SUPPORTED}", path=path)
 
 
+# The first member of a JSON object, up to the first character of its value.
+_FIRST_VALUE = re.compile(rb'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)')
+
+
 def _is_vocab_json(path: Path) -> bool:
-    """vocab.json / encoder.json is a flat token -> id object; tokenizer.json has a "model"."""
+    """vocab.json / encoder.json is a flat token -> id object; tokenizer.json has a "model".
+
+    Told by the first member's value where it can be (an id in a vocabulary; a
+    string, object, list or null in a tokenizer.json), so that a big tokenizer.json
+    is parsed once, by its loader, not here too."""
     name = path.name.lower()
     if name == "tokenizer.json":
         return False
     if name.endswith(VOCAB_JSON_NAMES):
         return True
+    head = _head(path)
+    first = _FIRST_VALUE.match(head[3:] if head.startswith(b"\xef\xbb\xbf") else head)
+    if first is not None and first.group(1) in b'"{[n':
+        return False
     data = read_json(path)
     return isinstance(data, dict) and "model" not in data and bool(data) and all(
         isinstance(v, int) for v in data.values())

@@ -51,6 +51,9 @@ def _kind_names(kinds):
 
 def read_vocab_map(d: dict, name: str = "vocab") -> dict:
     vocab = field(d, name, dict)
+    ids = list(vocab.values())
+    if set(map(type, ids)) <= {int} and (not ids or min(ids) >= 0):
+        return vocab  # all well, found in C (vocabularies have 100,000s of entries)
     for token, i in vocab.items():
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
             raise model_error(f"id of {token!r} must be a non-negative integer", name)
@@ -69,7 +72,7 @@ class Model:
 
     def _set_vocab(self, vocab: dict) -> None:
         self.vocab = dict(vocab)
-        self.vocab_r = {i: t for t, i in self.vocab.items()}
+        self.vocab_r = dict(zip(self.vocab.values(), self.vocab))
 
     def token_to_id(self, token: str):
         return self.vocab.get(token)

@@ -18,6 +18,7 @@ import itertools
 import operator
 import random
 
+from . import _long_words
 from .base import (Model, Token, byte_token, field, model_error, ordered_vocab,
                    read_vocab_map, tokens_event)
 
@@ -30,11 +31,15 @@ SHORT_WORD = 48
 _NO_RANK = 1 << 62
 # Words this long (in UTF-8 bytes, as HF counts) or longer are not cached.
 CACHE_MAX_LENGTH = 256
+# Words of this many characters or more are cut where no merge can cross (see
+# _long_words.py), when they can be, and the parts encoded (and cached) apart.
+CHUNK_FROM = 48
 
 
-def _parse_merges(merges) -> list:
-    """Accept [("a", "b"), ...], [["a", "b"], ...] or the older ["a b", ...]."""
-    pairs = _parse_merges_fast(merges)
+def _parse_merges(merges, tuples=True) -> list:
+    """Accept [("a", "b"), ...], [["a", "b"], ...] or the older ["a b", ...];
+    `tuples=False` may return two-item lists (saves a pass when only read)."""
+    pairs = _parse_merges_fast(merges, tuples)
     if pairs is not None:
         return pairs
     pairs = []
@@ -52,20 +57,20 @@ def _parse_merges(merges) -> list:
     return pairs
 
 
-def _parse_merges_fast(merges):
+def _parse_merges_fast(merges, tuples=True):
     """The well-formed cases checked with map/set (C loops), since files hold tens
     of thousands of merges; None when something is off, and the per-merge loop
     then names the bad merge."""
     merges = list(merges)
     kinds = set(map(type, merges))
     if kinds == {str}:
-        merges = [m.split(" ") for m in merges]
+        merges = list(map(str.split, merges, itertools.repeat(" ")))
         kinds = {list}
     if not merges or not kinds <= {tuple, list} or set(map(len, merges)) != {2}:
         return None
     if set(map(type, itertools.chain.from_iterable(merges))) != {str}:
         return None
-    return merges if kinds == {tuple} else list(map(tuple, merges))
+    return merges if kinds == {tuple} or not tuples else list(map(tuple, merges))
 
 
 def _irregular(starts, ends, n) -> bool:
@@ -231,7 +236,7 @@ class BPE(Model):
         self._cache = {}
         self._rng = random.Random(seed)
         self._ranks = None
-        self._build_merges(_parse_merges(merges or []))
+        self._build_merges(_parse_merges(merges or [], tuples=False))
 
     @classmethod
     def from_ranks(cls, vocab, ranks=None, **kwargs) -> "BPE":
@@ -324,7 +329,11 @@ class BPE(Model):
         if self._ranks is not None and self._plain_chars(sequence):
             result = self._ranked_word(sequence)
         else:
-            result = tuple(map(tuple, self._merge_word(sequence, None)))
+            result = None
+            if len(sequence) >= CHUNK_FROM and not self.ignore_merges:
+                result = _long_words.by_parts(self, sequence)
+            if result is None:
+                result = tuple(map(tuple, self._merge_word(sequence, None)))
         if len(self._cache) < self.cache_capacity and (
                 len(sequence) < CACHE_MAX_LENGTH // 4
                 or len(sequence.encode("utf-8", "surrogatepass")) < CACHE_MAX_LENGTH):

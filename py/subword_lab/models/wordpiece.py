@@ -7,6 +7,9 @@ position has no match at all, or the word is longer than
 """
 from __future__ import annotations
 
+from itertools import compress
+from operator import itemgetter
+
 from .base import Model, Token, field, model_error, ordered_vocab, read_vocab_map, tokens_event
 
 __all__ = ["WordPiece"]
@@ -21,9 +24,15 @@ def _prefix_table(pieces: dict, longest: int) -> dict:
     unknown token anyway, and a 2 MB line in a vocab.txt must not make a table of
     quadratic size.
     """
-    # Comprehensions rather than a setdefault per prefix:
+    # One C-level pass per prefix length rather than Python code per prefix:
     # this runs at every load, for vocabularies of 30,000+ pieces.
-    table = {piece[:k]: -1 for piece in pieces for k in range(1, min(len(piece), longest + 1))}
+    table = {}
+    longer = [piece for piece in pieces if len(piece) > 1]
+    k = 1
+    while longer and k <= longest:
+        table.update(dict.fromkeys(map(itemgetter(slice(0, k)), longer), -1))
+        k += 1
+        longer = list(compress(longer, map(k.__lt__, map(len, longer))))
     table.update({piece: i for piece, i in pieces.items() if piece and len(piece) <= longest})
     return table
 

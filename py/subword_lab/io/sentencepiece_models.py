@@ -10,9 +10,9 @@ import re
 from itertools import accumulate, compress, repeat
 from operator import add
 
-from ..models.base import Token, byte_token
+from ..models.base import Token
 from .sentencepiece_encode import NORMAL, SPACE, UNUSED, USER_DEFINED, matcher
-from .sentencepiece_unigram import SentencePieceUnigram
+from .sentencepiece_unigram import SentencePieceUnigram, append_unknown
 
 __all__ = ["SentencePieceUnigram", "SentencePieceBPE"]
 
@@ -253,15 +253,8 @@ class SentencePieceBPE:
             self._put(tokens, right, start + len(left), end, rev)
         elif i is not None and types[i] in (NORMAL, USER_DEFINED, UNUSED):
             tokens.append(Token(i, piece, (start, end)))
-        elif self.byte_fallback:
-            for b in piece.encode("utf-8", "surrogatepass"):
-                name = byte_token(b)
-                tokens.append(Token(vocab.get(name, unk_id), name, (start, end)))
-        elif tokens and tokens[-1].id == unk_id:
-            last = tokens[-1]
-            tokens[-1] = Token(unk_id, last.value + piece, (last.offsets[0], end))
         else:
-            tokens.append(Token(unk_id, piece, (start, end)))
+            append_unknown(tokens, piece, start, end, vocab, unk_id, self.byte_fallback)
 
     # -- tokenizer.json -------------------------------------------------------------
     def hf_model(self):

@@ -243,24 +243,15 @@ class SentencePieceUnigram(Unigram):
         return path
 
     def _to_tokens(self, s: str, path) -> list:
-        """Runs of unknowns fuse (without byte fallback); an unknown run becomes its
-        UTF-8 bytes with byte fallback; a piece keeps the id the lattice chose."""
+        """A piece keeps the id the lattice chose; an unknown follows append_unknown."""
         unk_id = self.unk_id
         tokens = []
-        vocab = self.vocab
         for start, end, i in path:
             piece = s[start:end]
             if i != unk_id:
                 tokens.append(Token(i, piece, (start, end)))
-            elif self.byte_fallback:
-                for b in piece.encode("utf-8", "surrogatepass"):
-                    name = byte_token(b)
-                    tokens.append(Token(vocab.get(name, unk_id), name, (start, end)))
-            elif tokens and tokens[-1].id == unk_id:
-                last = tokens[-1]
-                tokens[-1] = Token(unk_id, last.value + piece, (last.offsets[0], end))
             else:
-                tokens.append(Token(unk_id, piece, (start, end)))
+                append_unknown(tokens, piece, start, end, self.vocab, unk_id, self.byte_fallback)
         return tokens
 
     def tokenize(self, sequence: str, on_event=None) -> list:
@@ -278,3 +269,18 @@ class SentencePieceUnigram(Unigram):
 def _with_offsets(columns):
     ids, values, starts, ends = columns
     return ids, values, zip(starts, ends)
+
+
+def append_unknown(tokens, piece, start, end, vocab, unk_id, byte_fallback) -> None:
+    """sentencepiece's rule for a piece the vocabulary lacks: its UTF-8 bytes with
+    byte fallback; otherwise one unknown token, fused with an unknown just before it
+    (shared by the Unigram and BPE encoders)."""
+    if byte_fallback:
+        for b in piece.encode("utf-8", "surrogatepass"):
+            name = byte_token(b)
+            tokens.append(Token(vocab.get(name, unk_id), name, (start, end)))
+    elif tokens and tokens[-1].id == unk_id:
+        last = tokens[-1]
+        tokens[-1] = Token(unk_id, last.value + piece, (last.offsets[0], end))
+    else:
+        tokens.append(Token(unk_id, piece, (start, end)))

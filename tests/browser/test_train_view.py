@@ -227,8 +227,12 @@ def test_a_20_mb_corpus_reads_with_progress_and_cancel_stops_it(app, tmp_path):
     page.wait_for_function(f"(v) => {bar}.value > v", arg=first, timeout=120_000)
     while page.evaluate("performance.now()") - started < 21_000:
         page.wait_for_timeout(1000)
-    assert "Reading the corpus" in page.get_by_test_id("train-status").text_content()
-    assert page.evaluate(f"{bar}.value") > first and page.get_by_test_id("train-error").text_content() == ""
+    # Still running past 20 s: reading, or on a quick machine already merging.
+    status = page.get_by_test_id("train-status").text_content()
+    assert "Reading the corpus" in status or "Training" in status, status
+    assert page.get_by_test_id("train-error").text_content() == ""
+    if "Reading the corpus" in status:
+        assert page.evaluate(f"{bar}.value") > first
     page.evaluate("""() => {
         window.__cancel = { at: performance.now(), done: null };
         const status = document.querySelector('[data-testid=train-status]');

@@ -18,7 +18,7 @@ from array import array
 from itertools import compress
 
 from ..models.base import Token, byte_token
-from ..models.unigram import UNK_PENALTY, Unigram, _prefix_table
+from ..models.unigram import UNK_PENALTY, Unigram, _prefix_table, best_path_spans
 from .sentencepiece_encode import NORMAL, UNUSED, USER_DEFINED, f32
 
 __all__ = ["SentencePieceUnigram"]
@@ -233,14 +233,7 @@ class SentencePieceUnigram(Unigram):
                     best[end] = cand
                     back[end] = start
                     back_id[end] = unk_id
-        path = []
-        end = n
-        while end > 0:
-            start = back[end]
-            path.append((start, end, back_id[end]))
-            end = start
-        path.reverse()
-        return path
+        return best_path_spans(back, back_id, n)
 
     def _to_tokens(self, s: str, path) -> list:
         """A piece keeps the id the lattice chose; an unknown follows append_unknown."""

@@ -136,14 +136,7 @@ class Unigram(Model):
                     best[end] = cand
                     back[end] = start
                     back_id[end] = self.unk_id
-        path = []
-        end = n
-        while end > 0:
-            start = back[end]
-            path.append((start, end, back_id[end]))
-            end = start
-        path.reverse()
-        return path
+        return best_path_spans(back, back_id, n)
 
     def _to_tokens(self, s: str, path) -> list:
         """Fuse runs of unknowns, then map each piece to its id (or bytes, or unk)."""
@@ -344,3 +337,16 @@ class Unigram(Model):
         unk_id = field(d, "unk_id", int, None, allow_none=True)
         return cls(vocab, unk_id=unk_id,
                    byte_fallback=field(d, "byte_fallback", bool, False, allow_none=True) or False)
+
+
+def best_path_spans(back, back_id, n) -> list:
+    """The best path of a Viterbi lattice as (start, end, id) spans, read back from the
+    end: back[end] is where the best piece ending at `end` starts, back_id its id."""
+    path = []
+    end = n
+    while end > 0:
+        start = back[end]
+        path.append((start, end, back_id[end]))
+        end = start
+    path.reverse()
+    return path

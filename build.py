@@ -288,6 +288,33 @@ def copy_web(out: Path) -> None:
             shutil.copy2(path, target)
 
 
+PRELOAD_MARK = "/* VIEW_MODULES: build.py writes them here */ {}"
+EMBED_VIEWS = ("pipeline", "train", "encode", "compare")  # embed.js's lazily imported views
+
+
+def preload_modules(out: Path) -> None:
+    """Name every module a view needs up front, so they arrive in one round trip instead
+    of one per level of imports (tools/module_graph.py): index.html gets a modulepreload
+    link for each module of app.js, embed.js the module list of each view it imports
+    later."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from module_graph import closure  # noqa: PLC0415  (tools/module_graph.py, stdlib only)
+    page = out / "index.html"
+    links = "\n".join(f'<link rel="modulepreload" href="{rel}">' for rel in closure(out / "app.js", out))
+    html = page.read_text(encoding="utf-8")
+    if '<link rel="modulepreload" href="app.js">' not in html:
+        raise SystemExit("build.py: index.html lost its modulepreload link for app.js")
+    page.write_text(html.replace('<link rel="modulepreload" href="app.js">', links), encoding="utf-8")
+    embed = out / "embed.js"
+    own = set(closure(embed, out))
+    views = {view: [rel for rel in closure(out / "views" / f"{view}.js", out) if rel not in own]
+             for view in EMBED_VIEWS}
+    source = embed.read_text(encoding="utf-8")
+    if PRELOAD_MARK not in source:
+        raise SystemExit("build.py: embed.js lost its VIEW_MODULES mark")
+    embed.write_text(source.replace(PRELOAD_MARK, json.dumps(views)), encoding="utf-8")
+
+
 def service_worker_files(out: Path) -> list[str]:
     """What web/sw.js keeps for a second visit and offline use: the page and its modules,
     the Pyodide runtime, micropip and our wheel, the precomputed answers, presets.json.
@@ -350,6 +377,7 @@ def build() -> Path:
     pyodide = copy_pyodide(tmp / "pyodide", presets["micropip"])
     wheel = build_wheel(tmp / "wheels")
     copy_web(tmp)
+    preload_modules(tmp)
     # Default animations computed now, shown before Python starts (tools/precompute.py).
     run([sys.executable, ROOT / "tools" / "precompute.py", tmp / "precomputed", tmp / "presets"])
     build_info = {

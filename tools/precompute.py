@@ -21,8 +21,8 @@ Python in the browser would answer:
 
 index.json lists the entries as {kind, args, file}; web/precomputed.js looks a
 request up by (kind, args) and fetches only the file it needs. Small payloads (the
-"encode_preset" ones) are also inlined in index.json as `payload`: the page needs
-them at its first paint, one request earlier.
+"encode_preset" ones, and any other of a few KB) are also inlined in index.json as
+`payload`: the page and the widgets need them at their first paint, one request earlier.
 """
 from __future__ import annotations
 
@@ -45,7 +45,11 @@ FORMAT = 1
 PAGE_DEFAULTS = (("web/views/tokenize.js", "SAMPLE", "DEFAULT_PRESET"),
                  ("web/embed-tokenize.js", "DEFAULT_TEXT", "DEFAULT_TOKENIZER"))
 TOKENIZE_LIMIT = 20000  # WINDOW_CHARS in tokenize.js, `limit` in embed-tokenize.js
-INLINE_BYTES = 16_000  # payloads up to this size are inlined in index.json
+# Payloads up to these sizes are inlined in index.json, saving a round trip before the
+# first frame: the default tokens of each preset, and the small course runs and answers
+# (the course toy's training runs are about 4 KB) that embedded widgets open with.
+INLINE_BYTES = {"encode_preset": 16_000}
+INLINE_SMALL = 4_500
 
 
 def call(fn, args) -> dict:
@@ -137,7 +141,7 @@ def write(out: Path, presets: Path | None = None) -> dict:
         text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
         (out / name).write_text(text, encoding="utf-8")
         entry = {"kind": kind, "args": args, "file": name}
-        if kind == "encode_preset" and len(text.encode()) <= INLINE_BYTES:
+        if len(text.encode()) <= INLINE_BYTES.get(kind, INLINE_SMALL):
             entry["payload"] = payload
         index["entries"].append(entry)
     (out / "index.json").write_text(json.dumps(index, ensure_ascii=False, indent=1),

@@ -13,7 +13,7 @@ import { Trainer } from "./lib/trainer.js";
 import { Player } from "./lib/player.js";
 import { register, setLang, t, LANGUAGES } from "./i18n/index.js";
 import { TokenizeWidget } from "./embed-tokenize.js";
-import { el } from "./lib/dom.js";
+import { el, keepSheetsOutOfHead } from "./lib/dom.js";
 
 const BASE = new URL("./", import.meta.url);
 const asset = (path) => new URL(path, BASE).href;
@@ -53,6 +53,7 @@ register({
 
 // ------------------------------------------------------------------ shared, once per page
 const namespace = (window.SubwordLab ??= { version: 1, workers: 0, elements: 0 });
+keepSheetsOutOfHead(); // each widget's frame links the views' sheets itself (CSS below)
 
 function workerUrl() {
   const url = asset("./worker.js");
@@ -140,6 +141,15 @@ const MODULES = {
   pipeline: "./views/pipeline.js", train: "./views/train.js",
   encode: "./views/encode.js", compare: "./views/compare.js",
 };
+// Each view's modules (its own and what they import, less what this file already has),
+// written in by build.py: asked for all at once, they arrive in one round trip rather
+// than one per level of imports. Empty when run from web/ unbuilt.
+const VIEW_MODULES = /* VIEW_MODULES: build.py writes them here */ {};
+
+function fetchViewModules(view) {
+  const modules = VIEW_MODULES[view] ?? (Object.hasOwn(MODULES, view) ? [MODULES[view]] : []);
+  for (const module of modules) import(asset(module)).catch(() => {}); // errors surface at the real import
+}
 // The page's sheets, then the widget's own. frame() puts the palette before them
 // (palette-dark.css only for theme="dark": a widget ignores the system's preference).
 const CSS = ["./style.css", "./views/encode.css", "./views/pipeline.css", "./views/compare.css",
@@ -288,7 +298,7 @@ export class SubwordLabElement extends HTMLElement {
     this.dataset.state = "loading";
     const { engine } = sharedEngine();
     // The view's modules download while the manifest comes (import() is fetched once).
-    if (Object.hasOwn(MODULES, attrs.view ?? "")) import(MODULES[attrs.view]).catch(() => {});
+    fetchViewModules(attrs.view ?? "tokenize");
     const manifest = await sharedManifest();
     if (run !== this.generation) return;
     const view = check(attrs, manifest);

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import build
 
 from subword_lab.web import api as webapi
 from shots import shot_path  # noqa: E402
+import module_graph  # noqa: E402  (tools/module_graph.py)
 
 
 HEIGHT_SNIPPET = """
@@ -77,6 +79,17 @@ DEFAULT = """<!doctype html>
 <script type="module" src="{site}/embed.js"></script></head>
 <body><subword-lab id="plain"></subword-lab></body></html>"""
 
+# Every lazily imported view: the train widget draws its course run before Python.
+VIEWS = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Every view</title>
+<script type="module" src="{site}/embed.js"></script></head>
+<body>
+<subword-lab id="train" view="train" algo="wordpiece" corpus="course-toy" step="1"></subword-lab>
+<subword-lab id="encode" view="encode" algo="wordpiece" corpus="course-toy" text="hugs"></subword-lab>
+<subword-lab id="pipeline" view="pipeline" tokenizer="gpt2" text="Tokenizers read pieces."></subword-lab>
+<subword-lab id="compare" view="compare" text="hugs"></subword-lab>
+</body></html>"""
+
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory, site):
@@ -86,6 +99,7 @@ def host(tmp_path_factory, site):
     (folder / "bad.html").write_text(BAD.format(site=site), encoding="utf-8")
     (folder / "options.html").write_text(OPTIONS.format(site=site), encoding="utf-8")
     (folder / "default.html").write_text(DEFAULT.format(site=site), encoding="utf-8")
+    (folder / "views.html").write_text(VIEWS.format(site=site), encoding="utf-8")
     handler = functools.partial(Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -421,3 +435,34 @@ def test_default_widget_shows_its_tokens_before_python(visit, host, gpt2_tiktoke
     assert page.locator("#plain [data-testid=token-count]").text_content() == str(len(ids))
     for route in held:
         route.continue_()
+
+
+def test_views_arrive_in_one_round_trip_and_leave_the_host_head_alone(visit, host, site):
+    """build.py writes each view's whole module list into embed.js, so the widget asks for
+    all of them at once: every module the browser fetched for the four views is on that
+    list (a missed import form would leave a module to a later round trip). The train
+    widget draws its course run from the build's answers while Python is held back, and
+    no widget adds a stylesheet to the host page's head (each frame links its own)."""
+    held = []
+    visit.context.route("**/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
+    page = visit(f"{host}/views.html")
+    page.locator("#train [data-testid=vocab-item]").first.wait_for(timeout=30_000)
+    assert page.get_attribute("#train", "data-state") == "loading" and held
+    source = (build.DIST / "embed.js").read_text(encoding="utf-8")
+    listed = json.loads(re.search(r"const VIEW_MODULES = (\{.*?\});", source).group(1))
+    assert set(listed) == {"train", "encode", "pipeline", "compare"}
+    # embed.js's own static graph arrives before any widget starts.
+    own = {f"{site}/{rel}" for rel in module_graph.closure(build.DIST / "embed.js", build.DIST)}
+    wanted = own | {f"{site}/{rel}" for modules in listed.values() for rel in modules}
+    for route in held:
+        route.continue_()
+    for name in ("train", "encode", "pipeline", "compare"):
+        ready(page, f"#{name}")
+    fetched = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
+    views = {url for url in fetched if url.startswith(site) and url.endswith(".js")
+             and "/pyodide/" not in url and not url.endswith("/worker.js")}
+    # What a view imports with import() when asked (an algorithm's renderer) is not listed.
+    lazily = {f"{site}/{rel}" for entry in ("views/train/unigram.js", "views/encode/wordpiece.js")
+              for rel in module_graph.closure(build.DIST / entry, build.DIST)}
+    assert views - lazily <= wanted, sorted(views - lazily - wanted)
+    assert page.evaluate("document.head.querySelectorAll('link[rel=stylesheet]').length") == 0

@@ -29,7 +29,9 @@ export function setText(node, text) {
 // (new URL("./x.css", import.meta.url)), so each module names its own file; the page's
 // CSP allows our own files.
 const loaded = new Set();
+let sheetsElsewhere = false;
 export function loadCss(url) {
+  if (sheetsElsewhere) return;
   const href = String(url);
   // Once per sheet, also when the page links it itself (index.html: share.css, for its first paint).
   if (loaded.has(href) || [...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href === href)) return;
@@ -39,3 +41,7 @@ export function loadCss(url) {
   link.href = href;
   document.head.append(link);
 }
+
+// An embedded widget links every view's sheets inside its own shadow root (embed.js):
+// the views must then not add them to the host page's head, where they would style the host.
+export function keepSheetsOutOfHead() { sheetsElsewhere = true; }

@@ -9,12 +9,12 @@ HF panics on a few degenerate inputs (Strip wider than the token); we clamp inst
 """
 from __future__ import annotations
 
-import json
 import re
 
 from .core import custom_calls
 from .core.byte_level import unicode_to_bytes
 from .core.errors import SubwordLabError
+from .core.json_state import JsonState
 from .core.sequences import SequenceItems
 
 __all__ = [
@@ -23,7 +23,7 @@ __all__ = [
 ]
 
 
-class Decoder:
+class Decoder(JsonState):
     """Base class: subclasses implement `decode_chain` and `to_dict`."""
 
     def decode_chain(self, tokens):
@@ -49,13 +49,8 @@ class Decoder:
 
     __hash__ = None
 
-    def __getstate__(self):  # as HF: the state is the component's tokenizer.json text
-        return json.dumps(self.to_dict())
-
-    def __setstate__(self, state):
-        if isinstance(state, (str, bytes)):
-            state = json.loads(state)
-        self.__dict__.update(from_dict(state).__dict__)
+    def _from_dict(self, data):  # JsonState: pickled as its tokenizer.json text, as HF
+        return from_dict(data)
 
 
 # The artifacts of splitting English on punctuation, undone in this order (HF's list).

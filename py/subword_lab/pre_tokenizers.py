@@ -10,7 +10,6 @@ every piece keeps its offsets into the original input.
 from __future__ import annotations
 
 import functools
-import json
 import re
 import unicodedata
 
@@ -18,6 +17,7 @@ from .core import byte_level, custom_calls
 from .core import regex_guard, unicode_regex
 from .core.errors import SubwordLabError
 from .core.sealed import sealed_pattern
+from .core.json_state import JsonState
 from .core.sequences import SequenceItems
 from .core.normalized import PreTokenizedString
 
@@ -116,7 +116,7 @@ def _require(d: dict, key: str, type_name: str):
 
 # ---------------------------------------------------------------------------
 
-class PreTokenizer:
+class PreTokenizer(JsonState):
     """Base class: subclasses implement pre_tokenize(pts) and to_dict()."""
 
     def pre_tokenize(self, pts: PreTokenizedString) -> None:
@@ -147,13 +147,8 @@ class PreTokenizer:
     def __hash__(self):
         return hash(repr(self))
 
-    def __getstate__(self):  # as HF: the state is the component's tokenizer.json text
-        return json.dumps(self.to_dict())
-
-    def __setstate__(self, state):
-        if isinstance(state, (str, bytes)):
-            state = json.loads(state)
-        self.__dict__.update(from_dict(state).__dict__)
+    def _from_dict(self, data):  # JsonState: pickled as its tokenizer.json text, as HF
+        return from_dict(data)
 
 
 class CustomPreTokenizer(PreTokenizer):

@@ -7,10 +7,10 @@ sequences, let the processor rewrite the list of encodings, then merge them.
 """
 from __future__ import annotations
 
-import json
 
 from .encoding import Encoding
 from .core.errors import SubwordLabError
+from .core.json_state import JsonState
 from .core.sequences import SequenceItems
 
 __all__ = ["PostProcessor", "TemplateProcessing", "BertProcessing", "RobertaProcessing",
@@ -24,7 +24,7 @@ _WHITE_SPACE = frozenset(
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000" + _BYTE_SPACE)
 
 
-class PostProcessor:
+class PostProcessor(JsonState):
     """Base class: subclasses implement `process_encodings` and `to_dict`."""
 
     def num_special_tokens_to_add(self, is_pair):
@@ -46,13 +46,8 @@ class PostProcessor:
     def to_dict(self):
         raise NotImplementedError
 
-    def __getstate__(self):  # as HF: the state is the component's tokenizer.json text
-        return json.dumps(self.to_dict())
-
-    def __setstate__(self, state):
-        if isinstance(state, (str, bytes)):
-            state = json.loads(state)
-        self.__dict__.update(from_dict(state).__dict__)
+    def _from_dict(self, data):  # JsonState: pickled as its tokenizer.json text, as HF
+        return from_dict(data)
 
     def __repr__(self):
         return f"{type(self).__name__}({self.to_dict()!r})"

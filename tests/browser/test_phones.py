@@ -53,3 +53,33 @@ def test_no_sideways_scroll(browser, site, width, height):
             assert all(not h.is_visible() for h in hints.all()), "keyboard hints on a touch screen"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)])
+def test_stop_never_covers_the_engine_line(browser, site, width, height):
+    """While a request runs long the header shows Stop; on a phone its cell is one line
+    high, and Stop must not be drawn over the words "Python is ready"."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  has_touch=width < 600, is_mobile=width < 600)
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/?nosw")
+        page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
+        page.evaluate("""() => { subwordLab.encode("Stop must not cover the line. ".repeat(60000))
+                                   .catch(() => {}); }""")
+        stop = page.get_by_test_id("stop")
+        stop.wait_for(state="visible", timeout=10_000)
+        boxes = page.evaluate("""() => {
+            const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+            const ready = document.querySelector(".engine-ready");
+            return { stop: box(document.getElementById("engine-stop")),
+                     ready: getComputedStyle(ready).visibility === "visible" ? box(ready) : null };
+        }""")
+        page.screenshot(path=shot_path(f"stop-{width}.png"))
+        if boxes["ready"] is not None:
+            s, r = boxes["stop"], boxes["ready"]
+            apart = s[2] <= r[0] or r[2] <= s[0] or s[3] <= r[1] or r[3] <= s[1]
+            assert apart, f"Stop {s} covers the ready line {r}"
+        page.evaluate("subwordLab.cancel()")
+    finally:
+        context.close()

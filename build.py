@@ -289,14 +289,14 @@ def copy_web(out: Path) -> None:
 
 
 PRELOAD_MARK = "/* VIEW_MODULES: build.py writes them here */ {}"
-EMBED_VIEWS = ("pipeline", "train", "encode", "compare")  # embed.js's lazily imported views
+LAZY_VIEWS = ("pipeline", "train", "encode", "compare")  # the views loaded when first shown
 
 
 def preload_modules(out: Path) -> None:
     """Name every module a view needs up front, so they arrive in one round trip instead
     of one per level of imports (tools/module_graph.py): index.html gets a modulepreload
-    link for each module of app.js, embed.js the module list of each view it imports
-    later."""
+    link for each module of app.js, lib/view-modules.js the module list of each view that
+    the page and the widgets import when it is first shown."""
     sys.path.insert(0, str(ROOT / "tools"))
     from module_graph import closure  # noqa: PLC0415  (tools/module_graph.py, stdlib only)
     page = out / "index.html"
@@ -305,14 +305,12 @@ def preload_modules(out: Path) -> None:
     if '<link rel="modulepreload" href="app.js">' not in html:
         raise SystemExit("build.py: index.html lost its modulepreload link for app.js")
     page.write_text(html.replace('<link rel="modulepreload" href="app.js">', links), encoding="utf-8")
-    embed = out / "embed.js"
-    own = set(closure(embed, out))
-    views = {view: [rel for rel in closure(out / "views" / f"{view}.js", out) if rel not in own]
-             for view in EMBED_VIEWS}
-    source = embed.read_text(encoding="utf-8")
+    listing = out / "lib" / "view-modules.js"
+    views = {view: closure(out / "views" / f"{view}.js", out) for view in LAZY_VIEWS}
+    source = listing.read_text(encoding="utf-8")
     if PRELOAD_MARK not in source:
-        raise SystemExit("build.py: embed.js lost its VIEW_MODULES mark")
-    embed.write_text(source.replace(PRELOAD_MARK, json.dumps(views)), encoding="utf-8")
+        raise SystemExit("build.py: lib/view-modules.js lost its VIEW_MODULES mark")
+    listing.write_text(source.replace(PRELOAD_MARK, json.dumps(views)), encoding="utf-8")
 
 
 def service_worker_files(out: Path) -> list[str]:

@@ -8,6 +8,7 @@ import { TokenizeView } from "./views/tokenize.js";
 import { showPrecomputed } from "./views/tokenize/first-paint.js";
 import { precomputed } from "./lib/precomputed.js";
 import { ViewSwitcher } from "./view-switcher.js";
+import { fetchViewModules } from "./lib/view-modules.js";
 
 const root = document.documentElement;
 root.dataset.engine = "loading";
@@ -86,6 +87,7 @@ async function loadManifest() {
 }
 
 precomputed.warm(); // the default text's tokens come with its index (tools/precompute.py)
+fetchViewModules(urlState.get("view", "tokenize")); // a link to a view: its modules come with the manifest
 const manifest = await loadManifest();
 const tokenize = new TokenizeView({ engine, urlState, manifest, root: document.getElementById("view-tokenize") });
 tokenize.start();

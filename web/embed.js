@@ -14,6 +14,7 @@ import { Player } from "./lib/player.js";
 import { register, setLang, t, LANGUAGES } from "./i18n/index.js";
 import { TokenizeWidget } from "./embed-tokenize.js";
 import { el, keepSheetsOutOfHead } from "./lib/dom.js";
+import { fetchViewModules } from "./lib/view-modules.js";
 
 const BASE = new URL("./", import.meta.url);
 const asset = (path) => new URL(path, BASE).href;
@@ -141,15 +142,7 @@ const MODULES = {
   pipeline: "./views/pipeline.js", train: "./views/train.js",
   encode: "./views/encode.js", compare: "./views/compare.js",
 };
-// Each view's modules (its own and what they import, less what this file already has),
-// written in by build.py: asked for all at once, they arrive in one round trip rather
-// than one per level of imports. Empty when run from web/ unbuilt.
-const VIEW_MODULES = /* VIEW_MODULES: build.py writes them here */ {};
 
-function fetchViewModules(view) {
-  const modules = VIEW_MODULES[view] ?? (Object.hasOwn(MODULES, view) ? [MODULES[view]] : []);
-  for (const module of modules) import(asset(module)).catch(() => {}); // errors surface at the real import
-}
 // The page's sheets, then the widget's own. frame() puts the palette before them
 // (palette-dark.css only for theme="dark": a widget ignores the system's preference).
 const CSS = ["./style.css", "./views/encode.css", "./views/pipeline.css", "./views/compare.css",
@@ -298,7 +291,7 @@ export class SubwordLabElement extends HTMLElement {
     this.dataset.state = "loading";
     const { engine } = sharedEngine();
     // The view's modules download while the manifest comes (import() is fetched once).
-    fetchViewModules(attrs.view ?? "tokenize");
+    fetchViewModules(attrs.view ?? "tokenize"); // while the manifest comes
     const manifest = await sharedManifest();
     if (run !== this.generation) return;
     const view = check(attrs, manifest);

@@ -7,6 +7,7 @@
 // inside `root` (no ids: several copies may live on one page when embedded) and hands the
 // player a timeline when it has steps to show.
 import { Player } from "./lib/player.js";
+import { fetchViewModules } from "./lib/view-modules.js";
 
 export const VIEW_NAMES = ["tokenize", "pipeline", "train", "encode", "compare"];
 const MODULES = {
@@ -84,6 +85,7 @@ export class ViewSwitcher {
   async instance(name) {
     if (!this.instances.has(name)) {
       const root = this.doc.getElementById(`view-${name}`);
+      fetchViewModules(name);
       const module = await import(MODULES[name]);
       this.instances.set(name, module.createView({
         ...this.context, root, player: this.player,

@@ -438,7 +438,7 @@ def test_default_widget_shows_its_tokens_before_python(visit, host, gpt2_tiktoke
 
 
 def test_views_arrive_in_one_round_trip_and_leave_the_host_head_alone(visit, host, site):
-    """build.py writes each view's whole module list into embed.js, so the widget asks for
+    """build.py writes each view's whole module list into lib/view-modules.js, so a widget asks for
     all of them at once: every module the browser fetched for the four views is on that
     list (a missed import form would leave a module to a later round trip). The train
     widget draws its course run from the build's answers while Python is held back, and
@@ -448,7 +448,7 @@ def test_views_arrive_in_one_round_trip_and_leave_the_host_head_alone(visit, hos
     page = visit(f"{host}/views.html")
     page.locator("#train [data-testid=vocab-item]").first.wait_for(timeout=30_000)
     assert page.get_attribute("#train", "data-state") == "loading" and held
-    source = (build.DIST / "embed.js").read_text(encoding="utf-8")
+    source = (build.DIST / "lib" / "view-modules.js").read_text(encoding="utf-8")
     listed = json.loads(re.search(r"const VIEW_MODULES = (\{.*?\});", source).group(1))
     assert set(listed) == {"train", "encode", "pipeline", "compare"}
     # embed.js's own static graph arrives before any widget starts.

@@ -102,3 +102,35 @@ def test_nothing_jumps_from_first_paint_to_ready(app):
     page.wait_for_timeout(500)  # a shift right after ready still counts
     shifts = page.evaluate("window.__shifts")
     assert sum(shifts) <= 0.05, shifts
+
+
+def test_a_link_to_the_train_view_asks_for_its_modules_at_once(app):
+    """Opened on ?view=train, the page draws the course run before Python is ready,
+    and every module it fetched is either preloaded by index.html (app.js's graph) or on
+    the train view's list in lib/view-modules.js (both written by build.py): none came a
+    round trip later because an import form went unseen."""
+    import json
+    import re
+
+    import build
+    import module_graph
+
+    held = hold_python(app)
+    page = app.page
+    app.open("?view=train&algo=wordpiece&corpus=course-toy&step=1", wait=False)
+    page.locator("[data-testid=vocab-item]").first.wait_for(timeout=30_000)
+    # (The wasm may come from this context's cache, unheld: Python is still far from ready.)
+    assert page.evaluate("document.documentElement.dataset.engine") == "loading"
+    source = (build.DIST / "lib" / "view-modules.js").read_text(encoding="utf-8")
+    listed = json.loads(re.search(r"const VIEW_MODULES = (\{.*?\});", source).group(1))
+    html = (build.DIST / "index.html").read_text(encoding="utf-8")
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    assert preloaded == set(module_graph.closure(build.DIST / "app.js", build.DIST))
+    fetched = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
+    origin = page.evaluate("location.origin")
+    modules = {url[len(origin) + 1:] for url in fetched
+               if url.startswith(origin) and url.endswith(".js")
+               and "/pyodide/" not in url and not url.endswith("/worker.js")}
+    later = set(module_graph.closure(build.DIST / "share.js", build.DIST))  # import() after first paint
+    assert modules - later <= preloaded | set(listed["train"]), sorted(modules - later - preloaded - set(listed["train"]))
+    release(app, held)

@@ -1,7 +1,8 @@
 """The merge loop BpeTrainer and WordPieceTrainer share.
 
-Words are lists of token ids; a pair of ids (a, b) is one int, `a << 32 | b`, so
-that dict keys hash fast and "the pair of smallest ids" is simply the smallest key.
+Words are lists of token ids (HfEngine without max_token_length: strings, one
+character per id); a pair of ids (a, b) is one int, `a << 32 | b`, so that dict
+keys hash fast and "the pair of smallest ids" is simply the smallest key.
 Each merge only visits the words that contain its pair (the where-index), updates
 the counts of the pairs around each occurrence, and a heap with lazy invalidation
 finds the next best pair: an entry whose value went stale is fixed when it reaches
@@ -18,10 +19,12 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections import defaultdict
 
 SHIFT = 32
 MASK = (1 << SHIFT) - 1
 U64 = 1 << 64
+CHARS = 0x110000  # ids below it are characters: HfEngine holds words as strings
 
 
 def pair_key(a, b):
@@ -82,6 +85,12 @@ class HfEngine:
         self.min_frequency = min_frequency
         self.max_len = U64 if max_token_length is None else max_token_length
         self.pc, where = _count_pairs(words, counts)
+        # Without max_token_length, each word is a string, one character per id:
+        # str.find and str.replace find and merge a pair in C (list.index went
+        # through every `a`, and compared each element as a Python object).
+        self.texts = None
+        if self.max_len == U64 and len(vocab) < CHARS:
+            self.texts = ["".join(map(chr, word)) for word in words]
         self.seq = itertools.count()
         pc = self.pc
         self.heap = [(-pc[k], k, next(self.seq), ws) for k, ws in where.items() if pc[k] > 0]
@@ -141,11 +150,73 @@ class HfEngine:
     def merge(self, a, b, new):
         """Merge (a, b) -> new in the words of the popped entry, as tokenizers does.
         Returns (indices of the words changed, number of tokens removed from the corpus)."""
-        _, pos, _ = self._top
+        pos = self._top[1]
+        if self.texts is not None and new >= CHARS:  # no character left for `new`
+            self.words[:] = [list(map(ord, text)) for text in self.texts]
+            self.texts = None
+        if self.texts is not None:
+            formed, changed, removed = self._merge_texts(a, b, new, pos)
+        else:
+            formed, changed, removed = self._merge_lists(a, b, new, pos)
+        heap, seq, pc, push = self.heap, self.seq, self.pc, heapq.heappush
+        for k, ws in formed.items():
+            cnt = pc[k]
+            if cnt > 0:
+                push(heap, (-cnt, k, next(seq), ws))
+        return changed, removed
+
+    def _merge_texts(self, a, b, new, pos):
+        """merge() on words held as strings, without max_token_length: every pair
+        formed counts, and every pair that vanishes is in `pc` (counted at the start
+        or when it formed), so the decrements need no default.
+
+        The occurrences are found in the word as it was (str.find goes on after
+        the previous one, where tokenizers goes on after the new token), so the
+        right neighbour is read there; the left one is the new token when the
+        previous occurrence ends right before. The changes are tokenizers', in its
+        order: that is what decides the words each new heap entry carries."""
+        pc, texts, counts = self.pc, self.texts, self.counts
+        get = pc.get
+        formed = defaultdict(set)
+        changed = []
+        removed = 0
+        pair, merged = chr(a) + chr(b), chr(new)
+        b_hi, new_hi = b << SHIFT, new << SHIFT  # the keys' high halves, shifted once
+        for w in pos:
+            text = texts[w]
+            i = text.find(pair)
+            if i < 0:
+                continue
+            c = counts[w]
+            last = len(text) - 2  # an occurrence before `last` has a right neighbour
+            end = -1  # where the previous occurrence ended
+            while i >= 0:
+                if i:
+                    left_hi = new_hi if i == end else ord(text[i - 1]) << SHIFT
+                    pc[left_hi | a] -= c
+                    k = left_hi | new
+                    pc[k] = get(k, 0) + c
+                    formed[k].add(w)
+                if i < last:
+                    nx = ord(text[i + 2])
+                    pc[b_hi | nx] -= c
+                    k = new_hi | nx
+                    pc[k] = get(k, 0) + c
+                    formed[k].add(w)
+                removed += c
+                end = i + 2
+                i = text.find(pair, end)
+            texts[w] = text.replace(pair, merged)
+            changed.append(w)
+        return formed, changed, removed
+
+    def _merge_lists(self, a, b, new, pos):
+        """merge() on words held as lists of ids. With max_token_length a pair formed
+        counts only when its token would be shorter than the limit (tokenizers' `<`),
+        so a pair that vanishes may never have been counted and goes negative."""
         pc, words, counts, rl = self.pc, self.words, self.counts, self.vocab.rawlen
         newlen = rl[a] + rl[b]
         maxlen = self.max_len
-        limited = maxlen != U64  # without max_token_length every new pair counts
         formed = {}
         changed = []
         removed = 0
@@ -169,14 +240,10 @@ class HfEngine:
                         p = word[i - 1]
                         k = p << SHIFT | a
                         pc[k] = pc.get(k, 0) - c
-                        if not limited or rl[p] + newlen < maxlen:
+                        if rl[p] + newlen < maxlen:
                             k = p << SHIFT | new
                             pc[k] = pc.get(k, 0) + c
-                            s = formed.get(k)
-                            if s is None:
-                                formed[k] = {w}
-                            else:
-                                s.add(w)
+                            formed.setdefault(k, set()).add(w)
                     word[i] = new
                     del word[i + 1]
                     n -= 1
@@ -184,24 +251,15 @@ class HfEngine:
                         nx = word[i + 1]
                         k = b << SHIFT | nx
                         pc[k] = pc.get(k, 0) - c
-                        if not limited or rl[nx] + newlen < maxlen:
+                        if rl[nx] + newlen < maxlen:
                             k = new << SHIFT | nx
                             pc[k] = pc.get(k, 0) + c
-                            s = formed.get(k)
-                            if s is None:
-                                formed[k] = {w}
-                            else:
-                                s.add(w)
+                            formed.setdefault(k, set()).add(w)
                     removed += c
                 i += 1
             if hit:
                 changed.append(w)
-        heap, seq = self.heap, self.seq
-        for k, ws in formed.items():
-            cnt = pc[k]
-            if cnt > 0:
-                heapq.heappush(heap, (-cnt, k, next(seq), ws))
-        return changed, removed
+        return formed, changed, removed
 
 
 class ExactEngine:

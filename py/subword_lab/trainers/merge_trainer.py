@@ -85,6 +85,8 @@ class MergeTrainer(Trainer):
         Every character of the corpus, weighted by word counts, plus the initial
         alphabet (always kept first); limit_alphabet drops the rarest, ties
         dropping the higher code point (tokenizers leaves that order to a hash)."""
+        if self.limit_alphabet is None:  # no character is dropped: their set will do
+            return sorted(set().union(self.initial_alphabet, *self.words)), []
         freq = {}
         for word, count in self.words.items():
             for ch in word:
@@ -92,7 +94,7 @@ class MergeTrainer(Trainer):
         for ch in self.initial_alphabet:
             freq[ch] = INFINITE
         removed = []
-        if self.limit_alphabet is not None and len(freq) > self.limit_alphabet:
+        if len(freq) > self.limit_alphabet:
             by_rarity = sorted(freq, key=lambda ch: (freq[ch], -ord(ch)))
             removed = sorted(by_rarity[:len(freq) - self.limit_alphabet])
             for ch in removed:

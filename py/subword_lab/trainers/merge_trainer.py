@@ -6,8 +6,8 @@ pairs (`_engine`), how two tokens merge (`_merged`), and what model it fills.
 from __future__ import annotations
 
 from ..core.errors import SubwordLabError
-from .base import (Trainer, as_added_tokens, refill_model, special_added_tokens,
-                   special_token_contents)
+from .base import (Trainer, as_added_tokens, collector_paused, refill_model,
+                   special_added_tokens, special_token_contents)
 from .merging import MASK, SHIFT, Vocab
 
 TIE_BREAKS = ("hf", "first")
@@ -204,7 +204,8 @@ class MergeTrainer(Trainer):
     def train(self, model=None, on_event=None):
         """Train, fill `model` in place (a fresh one when None) and return the
         special tokens the tokenizer must add, as tokenizers' trainers do."""
-        result = self._learn(on_event)
+        with collector_paused():
+            result = self._learn(on_event)
         self.trained_model = self._fill_model(model, result)
         return as_added_tokens(self.special_tokens)
 

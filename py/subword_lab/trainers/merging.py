@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import operator
 from collections import defaultdict
 
 SHIFT = 32
@@ -61,16 +62,19 @@ class Vocab:
 def _count_pairs(words, counts):
     """Pair counts and the where-index (pair -> indices of the words holding it)."""
     pc, where = {}, {}
+    get = where.get
+    shift = itertools.repeat(SHIFT)
     for w, word in enumerate(words):
         c = counts[w]
-        for x, y in zip(word, word[1:]):
-            k = x << SHIFT | y
-            if k in pc:
-                pc[k] += c
-                where[k].add(w)
-            else:
-                pc[k] = c
+        # the keys x << SHIFT | y of the word's pairs, computed in C
+        for k in map(operator.or_, map(operator.lshift, word, shift), word[1:]):
+            s = get(k)
+            if s is None:
                 where[k] = {w}
+                pc[k] = c
+            else:
+                s.add(w)
+                pc[k] += c
     return pc, where
 
 
@@ -104,12 +108,15 @@ class HfEngine:
         return c + U64 if c < 0 else c
 
     def pop(self):
-        heap = self.heap
+        heap, pc, seq = self.heap, self.pc, self.seq
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            negc, key, _, pos = heapq.heappop(heap)
-            cur = self._current(key)
+            negc, key, _, pos = pop(heap)
+            cur = pc[key]  # as _current, inlined
+            if cur < 0:
+                cur += U64
             if -negc != cur:
-                heapq.heappush(heap, (-cur, key, next(self.seq), pos))
+                push(heap, (-cur, key, next(seq), pos))
                 continue
             if cur < 1:
                 self.stop = "no_pairs"

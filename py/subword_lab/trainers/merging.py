@@ -95,6 +95,7 @@ class HfEngine:
         self.texts = None
         if self.max_len == U64 and len(vocab) < CHARS:
             self.texts = ["".join(map(chr, word)) for word in words]
+            self.pc = defaultdict(int, self.pc)  # a pair formed starts from 0, in C
         self.seq = itertools.count()
         pc = self.pc
         self.heap = [(-pc[k], k, next(self.seq), ws) for k, ws in where.items() if pc[k] > 0]
@@ -183,7 +184,6 @@ class HfEngine:
         previous occurrence ends right before. The changes are tokenizers', in its
         order: that is what decides the words each new heap entry carries."""
         pc, texts, counts = self.pc, self.texts, self.counts
-        get = pc.get
         formed = defaultdict(set)
         changed = []
         removed = 0
@@ -202,13 +202,13 @@ class HfEngine:
                     left_hi = new_hi if i == end else ord(text[i - 1]) << SHIFT
                     pc[left_hi | a] -= c
                     k = left_hi | new
-                    pc[k] = get(k, 0) + c
+                    pc[k] += c
                     formed[k].add(w)
                 if i < last:
                     nx = ord(text[i + 2])
                     pc[b_hi | nx] -= c
                     k = new_hi | nx
-                    pc[k] = get(k, 0) + c
+                    pc[k] += c
                     formed[k].add(w)
                 removed += c
                 end = i + 2

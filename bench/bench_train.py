@@ -101,8 +101,9 @@ def pyodide_times(lines, specs):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
         json.dump(lines, f)
     try:
+        cpu = ["cpu"] if CLOCK is time.process_time else []  # --cpu: CPU time there too
         out = subprocess.run(["node", str(ROOT / "bench" / "train_in_pyodide.mjs"), str(ROOT / "py"),
-                              f.name, json.dumps(specs)], capture_output=True, text=True,
+                              f.name, json.dumps(specs)] + cpu, capture_output=True, text=True,
                              timeout=900, check=True).stdout
     finally:
         os.unlink(f.name)

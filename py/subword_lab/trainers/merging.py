@@ -224,7 +224,7 @@ class HfEngine:
         pc, words, counts, rl = self.pc, self.words, self.counts, self.vocab.rawlen
         newlen = rl[a] + rl[b]
         maxlen = self.max_len
-        formed = {}
+        formed = defaultdict(set)
         changed = []
         removed = 0
         for w in pos:
@@ -250,7 +250,7 @@ class HfEngine:
                         if rl[p] + newlen < maxlen:
                             k = p << SHIFT | new
                             pc[k] = pc.get(k, 0) + c
-                            formed.setdefault(k, set()).add(w)
+                            formed[k].add(w)
                     word[i] = new
                     del word[i + 1]
                     n -= 1
@@ -261,7 +261,7 @@ class HfEngine:
                         if rl[nx] + newlen < maxlen:
                             k = new << SHIFT | nx
                             pc[k] = pc.get(k, 0) + c
-                            formed.setdefault(k, set()).add(w)
+                            formed[k].add(w)
                     removed += c
                 i += 1
             if hit:

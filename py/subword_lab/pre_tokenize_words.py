@@ -7,14 +7,42 @@ mostly uses (ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit,
 Metaspace, and Sequences of them) by plain string operations, for any other one
 (or a subclass, or Metaspace's "first" scheme, which depends on offsets) through
 `pre_tokenize_str` itself. tests/python/test_pre_tokenizers.py holds the two
-paths equal.
+paths equal. ByteLevel's function is a `SplitThenFinish`: a trainer counts the
+regex's pieces and turns each distinct piece into byte characters once, not
+each occurrence (`Trainer.feed`).
 """
 from __future__ import annotations
 
 from .core import byte_level
 from . import pre_tokenizers as pt
 
-__all__ = ["words_function"]
+__all__ = ["words_function", "training_words", "SplitThenFinish"]
+
+
+class SplitThenFinish:
+    """`text -> [finish(piece) for piece in split(text)]`, with both halves kept
+    apart: `finish` maps pieces one to one, so a trainer may count the pieces
+    and finish each distinct one once (ByteLevel: a word's byte characters)."""
+
+    __slots__ = ("split", "finish")
+
+    def __init__(self, split, finish):
+        self.split, self.finish = split, finish
+
+    def __call__(self, text):
+        return list(map(self.finish, self.split(text)))
+
+
+def training_words(pre_tokenizer, normalize=None):
+    """What a trainer counts: `words_function(pre_tokenizer)` after `normalize`
+    (a `str -> str` function, or None), still split from its finish when it was."""
+    words = words_function(pre_tokenizer)
+    if normalize is None:
+        return words
+    if isinstance(words, SplitThenFinish):
+        split = words.split
+        return SplitThenFinish(lambda text: split(normalize(text)), words.finish)
+    return lambda text: words(normalize(text))
 
 
 def words_function(pre_tokenizer):
@@ -22,6 +50,9 @@ def words_function(pre_tokenizer):
     if pre_tokenizer is None:
         return lambda text: [text] if text else []
     fast = _fast(pre_tokenizer)
+    if isinstance(fast, SplitThenFinish):
+        split = fast.split
+        return SplitThenFinish(lambda text: split(text) if text else [], fast.finish)
     if fast is not None:  # an empty text has no split at all to work on
         return lambda text: fast(text) if text else []
     split = pre_tokenizer.pre_tokenize_str
@@ -107,11 +138,11 @@ def _byte_level(p):
     split = _isolated(byte_level.gpt2_regex()) if p.use_regex else (lambda t: [t] if t else [])
     prefix = p.add_prefix_space
 
-    def words(text):
+    def pieces(text):
         if prefix and not text.startswith(" "):
             text = " " + text
-        return [_to_byte_chars(w) for w in split(text)]
-    return words
+        return split(text)
+    return SplitThenFinish(pieces, _to_byte_chars)
 
 
 def _metaspace(p):

@@ -20,7 +20,7 @@ from . import pre_tokenizers as _pre_tokenizers
 from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
-from .pre_tokenize_words import words_function
+from .pre_tokenize_words import training_words
 from .core import regex_guard
 from .core.errors import SubwordLabError
 from .core.safe_files import atomic_write, check_file_kind, read_text
@@ -502,11 +502,9 @@ class Tokenizer:
         """`text -> [word, ...]`: what a trainer counts, the normalized and
         pre-tokenized pieces of a text (their text only: a trainer needs no
         offsets, so none are tracked)."""
-        words = words_function(self.pre_tokenizer)
-        if self._normalizer is None:
-            return words
-        normalize = self._normalizer.normalize_str
-        return lambda text: words(normalize(text))
+        normalizer = self._normalizer
+        return training_words(self.pre_tokenizer,
+                              None if normalizer is None else normalizer.normalize_str)
 
     def train_from_iterator(self, iterator, trainer=None, length=None, on_event=None):
         """Train the model on an iterable of texts (or of lists of texts)."""

@@ -210,3 +210,24 @@ def test_training_words_equal_pre_tokenize_str():
         for text in texts:
             assert words(text) == [w for w, _ in p.pre_tokenize_str(text)], (p, text)
     assert words_function(None)("a b") == ["a b"] and words_function(None)("") == []
+
+
+def test_trainer_counts_byte_level_words_as_pre_tokenize_str_gives_them():
+    """A trainer counts ByteLevel's raw pieces and turns each distinct one into byte
+    characters once: the counts must still be those of pre_tokenize_str's words,
+    with and without a normalizer before it."""
+    from collections import Counter
+    from subword_lab import normalizers
+    from subword_lab.pre_tokenize_words import training_words
+    from subword_lab.trainers import BpeTrainer
+    texts = ["Hello  world, héllo wörld!", "", "字字 ー 😀 hello\n", " hello", "HELLO"] * 3
+    for p in (ours.ByteLevel(), ours.ByteLevel(add_prefix_space=False),
+              ours.ByteLevel(use_regex=False),
+              ours.Sequence([ours.WhitespaceSplit(), ours.ByteLevel()])):
+        for normalize in (None, normalizers.Lowercase().normalize_str):
+            trainer = BpeTrainer()
+            trainer.feed(texts, training_words(p, normalize))
+            expected = Counter(w for text in texts for w, _ in
+                               p.pre_tokenize_str(normalize(text) if normalize else text))
+            assert trainer.words == dict(expected), (p, normalize)
+            assert list(trainer.words) == list(expected)  # first-occurrence order

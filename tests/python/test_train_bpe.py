@@ -264,3 +264,19 @@ def test_arbitrary_unicode_never_raises_unexpectedly(lines):
             tok.train_from_iterator(lines, trainer)
         except SubwordLabError as err:
             assert "too small" in str(err) or "empty" in str(err)
+
+
+def test_words_go_back_to_lists_when_ids_pass_the_last_character(botchan_lines, monkeypatch):
+    """HfEngine holds words as strings, one character per id, until an id no
+    character can hold; then it goes on with lists of ids. CHARS is lowered so
+    that the switch happens here, mid-run: the merges must not change."""
+    from subword_lab.trainers import merging
+    monkeypatch.setattr(merging, "CHARS", 150)
+    calls = []
+    on_lists = merging.HfEngine._merge_lists
+    monkeypatch.setattr(merging.HfEngine, "_merge_lists",
+                        lambda self, *args: calls.append(args[2]) or on_lists(self, *args))
+    mine, ref = train_both(botchan_lines, "byte_level", vocab_size=400)
+    assert calls and min(calls) == 150  # strings up to id 149, lists from 150 on
+    assert merges_of(mine.to_str()) == merges_of(ref.to_str())
+    assert mine.get_vocab() == ref.get_vocab()

@@ -27,6 +27,8 @@ class BpeTrainer(MergeTrainer):
             vocab.add(ch)
         ids = vocab.ids
         prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
+        if not prefix and not suffix:
+            return self._plain_initial_tokens(ids)
         words, counts = [], []
         for word, count in self.words.items():
             counts.append(count)
@@ -44,6 +46,18 @@ class BpeTrainer(MergeTrainer):
                 split.append(vocab.add(token)[0])
             words.append(split)
         return words, counts
+
+    def _plain_initial_tokens(self, ids):
+        """_initial_tokens without prefix or suffix: each character's id, looked up
+        in C (a character the alphabet dropped is skipped, as tokenizers does)."""
+        words = []
+        lookup = ids.__getitem__
+        for word in self.words:
+            try:
+                words.append(list(map(lookup, word)))
+            except KeyError:
+                words.append([ids[ch] for ch in word if ch in ids])
+        return words, list(self.words.values())
 
     def _engine(self, vocab, words, counts):
         if self.tie_break == "hf":

@@ -6,8 +6,8 @@ pairs (`_engine`), how two tokens merge (`_merged`), and what model it fills.
 from __future__ import annotations
 
 from ..core.errors import SubwordLabError
-from .base import (Trainer, as_added_tokens, refill_model, special_added_tokens,
-                   special_token_contents)
+from .base import (Trainer, as_added_tokens, collector_paused, refill_model,
+                   special_added_tokens, special_token_contents)
 from .merging import MASK, SHIFT, Vocab
 
 TIE_BREAKS = ("hf", "first")
@@ -85,6 +85,8 @@ class MergeTrainer(Trainer):
         Every character of the corpus, weighted by word counts, plus the initial
         alphabet (always kept first); limit_alphabet drops the rarest, ties
         dropping the higher code point (tokenizers leaves that order to a hash)."""
+        if self.limit_alphabet is None:  # no character is dropped: their set will do
+            return sorted(set().union(self.initial_alphabet, *self.words)), []
         freq = {}
         for word, count in self.words.items():
             for ch in word:
@@ -92,7 +94,7 @@ class MergeTrainer(Trainer):
         for ch in self.initial_alphabet:
             freq[ch] = INFINITE
         removed = []
-        if self.limit_alphabet is not None and len(freq) > self.limit_alphabet:
+        if len(freq) > self.limit_alphabet:
             by_rarity = sorted(freq, key=lambda ch: (freq[ch], -ord(ch)))
             removed = sorted(by_rarity[:len(freq) - self.limit_alphabet])
             for ch in removed:
@@ -202,7 +204,8 @@ class MergeTrainer(Trainer):
     def train(self, model=None, on_event=None):
         """Train, fill `model` in place (a fresh one when None) and return the
         special tokens the tokenizer must add, as tokenizers' trainers do."""
-        result = self._learn(on_event)
+        with collector_paused():
+            result = self._learn(on_event)
         self.trained_model = self._fill_model(model, result)
         return as_added_tokens(self.special_tokens)
 

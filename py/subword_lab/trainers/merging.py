@@ -1,7 +1,8 @@
 """The merge loop BpeTrainer and WordPieceTrainer share.
 
-Words are lists of token ids; a pair of ids (a, b) is one int, `a << 32 | b`, so
-that dict keys hash fast and "the pair of smallest ids" is simply the smallest key.
+Words are lists of token ids (HfEngine without max_token_length: strings, one
+character per id); a pair of ids (a, b) is one int, `a << 32 | b`, so that dict
+keys hash fast and "the pair of smallest ids" is simply the smallest key.
 Each merge only visits the words that contain its pair (the where-index), updates
 the counts of the pairs around each occurrence, and a heap with lazy invalidation
 finds the next best pair: an entry whose value went stale is fixed when it reaches
@@ -18,10 +19,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import operator
+from collections import defaultdict
 
 SHIFT = 32
 MASK = (1 << SHIFT) - 1
 U64 = 1 << 64
+CHARS = 0x110000  # ids below it are characters: HfEngine holds words as strings
 
 
 def pair_key(a, b):
@@ -58,16 +62,19 @@ class Vocab:
 def _count_pairs(words, counts):
     """Pair counts and the where-index (pair -> indices of the words holding it)."""
     pc, where = {}, {}
+    get = where.get
+    shift = itertools.repeat(SHIFT)
     for w, word in enumerate(words):
         c = counts[w]
-        for x, y in zip(word, word[1:]):
-            k = x << SHIFT | y
-            if k in pc:
-                pc[k] += c
-                where[k].add(w)
-            else:
-                pc[k] = c
+        # the keys x << SHIFT | y of the word's pairs, computed in C
+        for k in map(operator.or_, map(operator.lshift, word, shift), word[1:]):
+            s = get(k)
+            if s is None:
                 where[k] = {w}
+                pc[k] = c
+            else:
+                s.add(w)
+                pc[k] += c
     return pc, where
 
 
@@ -82,6 +89,13 @@ class HfEngine:
         self.min_frequency = min_frequency
         self.max_len = U64 if max_token_length is None else max_token_length
         self.pc, where = _count_pairs(words, counts)
+        # Without max_token_length, each word is a string, one character per id:
+        # str.find and str.replace find and merge a pair in C (list.index went
+        # through every `a`, and compared each element as a Python object).
+        self.texts = None
+        if self.max_len == U64 and len(vocab) < CHARS:
+            self.texts = ["".join(map(chr, word)) for word in words]
+            self.pc = defaultdict(int, self.pc)  # a pair formed starts from 0, in C
         self.seq = itertools.count()
         pc = self.pc
         self.heap = [(-pc[k], k, next(self.seq), ws) for k, ws in where.items() if pc[k] > 0]
@@ -95,12 +109,15 @@ class HfEngine:
         return c + U64 if c < 0 else c
 
     def pop(self):
-        heap = self.heap
+        heap, pc, seq = self.heap, self.pc, self.seq
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            negc, key, _, pos = heapq.heappop(heap)
-            cur = self._current(key)
+            negc, key, _, pos = pop(heap)
+            cur = pc[key]  # as _current, inlined
+            if cur < 0:
+                cur += U64
             if -negc != cur:
-                heapq.heappush(heap, (-cur, key, next(self.seq), pos))
+                push(heap, (-cur, key, next(seq), pos))
                 continue
             if cur < 1:
                 self.stop = "no_pairs"
@@ -141,12 +158,73 @@ class HfEngine:
     def merge(self, a, b, new):
         """Merge (a, b) -> new in the words of the popped entry, as tokenizers does.
         Returns (indices of the words changed, number of tokens removed from the corpus)."""
-        _, pos, _ = self._top
+        pos = self._top[1]
+        if self.texts is not None and new >= CHARS:  # no character left for `new`
+            self.words[:] = [list(map(ord, text)) for text in self.texts]
+            self.texts = None
+        if self.texts is not None:
+            formed, changed, removed = self._merge_texts(a, b, new, pos)
+        else:
+            formed, changed, removed = self._merge_lists(a, b, new, pos)
+        heap, seq, pc, push = self.heap, self.seq, self.pc, heapq.heappush
+        for k, ws in formed.items():
+            cnt = pc[k]
+            if cnt > 0:
+                push(heap, (-cnt, k, next(seq), ws))
+        return changed, removed
+
+    def _merge_texts(self, a, b, new, pos):
+        """merge() on words held as strings, without max_token_length: every pair
+        formed counts, and every pair that vanishes is in `pc` (counted at the start
+        or when it formed), so the decrements need no default.
+
+        The occurrences are found in the word as it was (str.find goes on after
+        the previous one, where tokenizers goes on after the new token), so the
+        right neighbour is read there; the left one is the new token when the
+        previous occurrence ends right before. The changes are tokenizers', in its
+        order: that is what decides the words each new heap entry carries."""
+        pc, texts, counts = self.pc, self.texts, self.counts
+        formed = defaultdict(set)
+        changed = []
+        removed = 0
+        pair, merged = chr(a) + chr(b), chr(new)
+        b_hi, new_hi = b << SHIFT, new << SHIFT  # the keys' high halves, shifted once
+        for w in pos:
+            text = texts[w]
+            i = text.find(pair)
+            if i < 0:
+                continue
+            c = counts[w]
+            last = len(text) - 2  # an occurrence before `last` has a right neighbour
+            end = -1  # where the previous occurrence ended
+            while i >= 0:
+                if i:
+                    left_hi = new_hi if i == end else ord(text[i - 1]) << SHIFT
+                    pc[left_hi | a] -= c
+                    k = left_hi | new
+                    pc[k] += c
+                    formed[k].add(w)
+                if i < last:
+                    nx = ord(text[i + 2])
+                    pc[b_hi | nx] -= c
+                    k = new_hi | nx
+                    pc[k] += c
+                    formed[k].add(w)
+                removed += c
+                end = i + 2
+                i = text.find(pair, end)
+            texts[w] = text.replace(pair, merged)
+            changed.append(w)
+        return formed, changed, removed
+
+    def _merge_lists(self, a, b, new, pos):
+        """merge() on words held as lists of ids. With max_token_length a pair formed
+        counts only when its token would be shorter than the limit (tokenizers' `<`),
+        so a pair that vanishes may never have been counted and goes negative."""
         pc, words, counts, rl = self.pc, self.words, self.counts, self.vocab.rawlen
         newlen = rl[a] + rl[b]
         maxlen = self.max_len
-        limited = maxlen != U64  # without max_token_length every new pair counts
-        formed = {}
+        formed = defaultdict(set)
         changed = []
         removed = 0
         for w in pos:
@@ -169,14 +247,10 @@ class HfEngine:
                         p = word[i - 1]
                         k = p << SHIFT | a
                         pc[k] = pc.get(k, 0) - c
-                        if not limited or rl[p] + newlen < maxlen:
+                        if rl[p] + newlen < maxlen:
                             k = p << SHIFT | new
                             pc[k] = pc.get(k, 0) + c
-                            s = formed.get(k)
-                            if s is None:
-                                formed[k] = {w}
-                            else:
-                                s.add(w)
+                            formed[k].add(w)
                     word[i] = new
                     del word[i + 1]
                     n -= 1
@@ -184,24 +258,15 @@ class HfEngine:
                         nx = word[i + 1]
                         k = b << SHIFT | nx
                         pc[k] = pc.get(k, 0) - c
-                        if not limited or rl[nx] + newlen < maxlen:
+                        if rl[nx] + newlen < maxlen:
                             k = new << SHIFT | nx
                             pc[k] = pc.get(k, 0) + c
-                            s = formed.get(k)
-                            if s is None:
-                                formed[k] = {w}
-                            else:
-                                s.add(w)
+                            formed[k].add(w)
                     removed += c
                 i += 1
             if hit:
                 changed.append(w)
-        heap, seq = self.heap, self.seq
-        for k, ws in formed.items():
-            cnt = pc[k]
-            if cnt > 0:
-                heapq.heappush(heap, (-cnt, k, next(seq), ws))
-        return changed, removed
+        return formed, changed, removed
 
 
 class ExactEngine:

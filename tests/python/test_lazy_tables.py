@@ -6,11 +6,37 @@ depth are checked in whole-list passes (core/json_scan.py) against the hooked re
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from subword_lab.core import tokenizer_schema
 from subword_lab.core.errors import SubwordLabError
+from subword_lab.models._prefixes import Prefixes
+
+
+ALPHABET = "abcé▁"
+
+
+def _random_words(rng, count, longest=12):
+    return ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, longest)))
+            for _ in range(count)]
+
+
+def test_prefixes_answer_as_the_whole_table():
+    rng = random.Random(7)
+    pieces = {w: i for i, w in enumerate(dict.fromkeys(_random_words(rng, 300, 6)))}
+    table = Prefixes(pieces)
+    for probe in _random_words(rng, 2000, 8) * 2:  # the second round reads placed keys
+        if probe in pieces:
+            want = pieces[probe]
+        elif any(p.startswith(probe) for p in pieces):
+            want = -1
+        else:
+            want = None
+        assert table[probe] == want, probe
+    assert pieces == {k: v for k, v in pieces.items()}  # the caller's dict is untouched
+    assert len(pieces) < len(table)
 
 
 def _hooked(text):

@@ -9,11 +9,15 @@ import json
 import random
 
 import pytest
+import tokenizers
+from tokenizers import models as hf_models
 
+from subword_lab import models
 from subword_lab.core import tokenizer_schema
 from subword_lab.core.errors import SubwordLabError
+from subword_lab.models._merge_table import MergeTable
 from subword_lab.models._prefixes import Prefixes
-
+from test_models_common import model_dict_of
 
 ALPHABET = "abcé▁"
 
@@ -37,6 +41,49 @@ def test_prefixes_answer_as_the_whole_table():
         assert table[probe] == want, probe
     assert pieces == {k: v for k, v in pieces.items()}  # the caller's dict is untouched
     assert len(pieces) < len(table)
+
+
+def _bpe_pair(rng):
+    """A trained BPE as tokenizers saves it, with merges as "a b" strings and as pairs,
+    a repeated merge included (the last rank counts)."""
+    hf = tokenizers.Tokenizer(hf_models.BPE(unk_token="<unk>"))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    hf.train_from_iterator([" ".join(_random_words(rng, 400))],
+                           tokenizers.trainers.BpeTrainer(vocab_size=120, special_tokens=["<unk>"]))
+    d = model_dict_of(hf)
+    pairs = [list(m) if isinstance(m, list) else m.split(" ") for m in d["merges"]]
+    pairs.append(pairs[3])
+    as_strings = dict(d, merges=[" ".join(p) for p in pairs])
+    as_pairs = dict(d, merges=pairs)
+    return as_strings, as_pairs
+
+
+def test_merge_table_of_strings_encodes_as_the_full_table_and_tokenizers():
+    rng = random.Random(11)
+    as_strings, as_pairs = _bpe_pair(rng)
+    lazy = models.from_dict(as_strings)
+    full = models.from_dict(as_pairs)
+    assert isinstance(lazy._merges, MergeTable) and lazy._merges._ranks is not None
+    assert full._merges._ranks is None  # pairs: built whole
+    hf = hf_models.BPE(vocab=as_strings["vocab"], merges=[tuple(p) for p in as_pairs["merges"]],
+                       unk_token="<unk>")
+    for word in _random_words(rng, 500, 20):
+        got = [t.id for t in lazy.tokenize(word)]
+        assert got == [t.id for t in full.tokenize(word)], word
+        assert got == [t.id for t in hf.tokenize(word)], word
+    assert lazy.merges == full.merges
+    assert lazy.to_dict()["merges"] == full.to_dict()["merges"]
+
+
+def test_merge_outside_the_vocabulary_is_still_refused_by_name():
+    rng = random.Random(3)
+    as_strings, _ = _bpe_pair(rng)
+    bad = dict(as_strings, merges=as_strings["merges"] + ["zz q"])
+    with pytest.raises(SubwordLabError, match="'zz' is not in the vocabulary"):
+        models.from_dict(bad)
+    spaced = dict(as_strings, merges=as_strings["merges"] + ["a b c"])
+    with pytest.raises(SubwordLabError, match="not two tokens separated by one space"):
+        models.from_dict(spaced)
 
 
 def _hooked(text):

@@ -22,14 +22,17 @@ _compress, _chain, _repeat = itertools.compress, itertools.chain.from_iterable, 
 
 
 def _of_type(values, kinds, kind):
-    """The items of `values` whose exact type is `kind` (`kinds` = their types)."""
+    """The items of `values` whose exact type is `kind` (`kinds` = their types, or
+    the one type they all have)."""
+    if type(kinds) is type:
+        return values if kinds is kind else []
     return list(_compress(values, map(operator.is_, kinds, _repeat(kind))))
 
 
 def _numbers_plain(values, kinds) -> bool:
     """False when an int is one serde_json reads as a float (|n| >= 2^64) or a float
     is infinite (json reads 1e999 as inf; NaN only comes as a constant, refused)."""
-    present = set(kinds)
+    present = {kinds} if type(kinds) is type else set(kinds)
     if int in present:
         ints = _of_type(values, kinds, int)
         if max(ints) >= _U64 or min(ints) <= -_U64:
@@ -47,6 +50,8 @@ def plain(data, max_depth, numbers=True) -> bool:
     level, depth = [data], 0
     while level:
         kinds = list(map(type, level))
+        if len(set(kinds)) == 1:  # the usual level: one type throughout
+            kinds = kinds[0]
         if numbers and not _numbers_plain(level, kinds):
             return False
         dicts = _of_type(level, kinds, dict)

@@ -24,6 +24,7 @@ from .pre_tokenize_words import training_words
 from .core import regex_guard
 from .core.errors import SubwordLabError
 from .core.safe_files import atomic_write, check_file_kind, read_text
+from .core.gc_pause import gc_paused
 from .core.tokenizer_schema import check_tokenizer, loads_strict
 from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
 
@@ -570,7 +571,8 @@ class Tokenizer:
     @classmethod
     def from_str(cls, json_text, path=None):
         """Build a tokenizer from tokenizer.json text; `path` only names it in errors."""
-        return cls.from_dict(loads_strict(json_text, path), path)
+        with gc_paused():  # core/gc_pause.py: big vocabularies make many containers
+            return cls.from_dict(loads_strict(json_text, path), path)
 
     @classmethod
     def from_file(cls, path, max_bytes=None):

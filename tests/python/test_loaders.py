@@ -136,3 +136,29 @@ def test_tokenizer_json_dict_shape_of_sentencepiece_load(botchan_unigram_model):
     assert d["model"]["type"] == "Unigram"
     assert d["pre_tokenizer"]["type"] == "Metaspace"
     assert [t["content"] for t in d["added_tokens"]] == ["<unk>", "<s>", "</s>"]
+
+
+def test_loading_holds_the_collector_off_and_gives_it_back(bert_json, tmp_path):
+    """core/gc_pause.py: load() and Tokenizer.from_str run with automatic collection off
+    and leave it as they found it, after a refusal too."""
+    import gc
+    from subword_lab.core import gc_pause
+
+    seen = []
+    original = gc_pause.gc.disable
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"model": {"type": "BPE", "vocab": {"a": -1}, "merges": []}}')
+    try:
+        gc_pause.gc.disable = lambda: (seen.append(gc.isenabled()), original())
+        for was_on in (True, False):
+            gc.enable() if was_on else gc.disable()
+            subword_lab.load(bert_json)
+            with pytest.raises(subword_lab.SubwordLabError):
+                subword_lab.load(bad)
+            with pytest.raises(subword_lab.SubwordLabError):
+                subword_lab.Tokenizer.from_str(bad.read_text())
+            assert gc.isenabled() is was_on
+    finally:
+        gc_pause.gc.disable = original
+        gc.enable()
+    assert len(seen) >= 6  # each load paused it

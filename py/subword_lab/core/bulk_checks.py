@@ -8,8 +8,10 @@ per-item check, which names the first bad one.
 from __future__ import annotations
 
 import itertools
+import math
+import operator
 
-__all__ = ["passes", "all_u32", "all_strings", "all_merges"]
+__all__ = ["passes", "all_u32", "all_strings", "all_merges", "all_scored_pieces"]
 
 _U32 = 2 ** 32
 
@@ -39,3 +41,13 @@ def all_merges(values) -> bool:
     pairs = [v for v in values if type(v) is list]
     return set(map(len, pairs)) <= {2} and set(
         map(type, itertools.chain.from_iterable(pairs))) <= {str}
+
+
+def all_scored_pieces(values) -> bool:
+    """[piece, score] pairs: a string and a finite number (not a bool)."""
+    if not set(map(type, values)) <= {list} or not set(map(len, values)) <= {2}:
+        return False
+    scores = list(map(operator.itemgetter(1), values))
+    return (all_strings(list(map(operator.itemgetter(0), values)))
+            and set(map(type, scores)) <= {int, float}
+            and math.isfinite(sum(scores)))  # a NaN or an infinity makes the sum one

@@ -13,10 +13,11 @@ import json
 import math
 import re
 
-from .bulk_checks import all_merges, all_strings, all_u32, passes
+from . import json_scan
+from .bulk_checks import all_merges, all_scored_pieces, all_strings, all_u32, passes
 from .errors import SubwordLabError
 
-__all__ = ["MAX_JSON_DEPTH", "loads_strict", "check_depth", "check_tokenizer"]
+__all__ = ["MAX_JSON_DEPTH", "loads_strict", "check_tokenizer"]
 
 # serde_json refuses 128 nested arrays/objects; tokenizers inherits that limit.
 MAX_JSON_DEPTH = 127
@@ -89,6 +90,12 @@ def _locate_number(text):
 def loads_strict(text, path=None):
     """json.loads as serde_json reads it: no NaN/Infinity, no out-of-range numbers,
     at most MAX_JSON_DEPTH levels of nesting; errors are SubwordLabError."""
+    try:  # the usual file, checked in C-level passes (core/json_scan.py)
+        data = json.loads(text, parse_constant=_refuse_constant)
+        if json_scan.plain(data, MAX_JSON_DEPTH):
+            return data
+    except (ValueError, RecursionError, SubwordLabError):
+        pass  # the hooked parse below says what is wrong, or reads big integers as floats
     try:
         data = json.loads(text, parse_constant=_refuse_constant, parse_float=_float,
                           parse_int=_int)
@@ -100,22 +107,9 @@ def loads_strict(text, path=None):
     except SubwordLabError as exc:
         raise SubwordLabError(f"not valid JSON ({exc.reason})", path,
                               _locate_number(text)) from None
-    try:
-        check_depth(data)
-    except SubwordLabError:
-        raise SubwordLabError(_TOO_DEEP, path, _locate_deep(text)) from None
+    if not json_scan.plain(data, MAX_JSON_DEPTH, numbers=False):
+        raise SubwordLabError(_TOO_DEEP, path, _locate_deep(text))
     return data
-
-
-def check_depth(data, path=None):
-    """Refuse more than MAX_JSON_DEPTH nested lists/objects, without recursion."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_JSON_DEPTH:
-            raise SubwordLabError(_TOO_DEEP, path)
-        inner = value.values() if isinstance(value, dict) else value
-        stack.extend((v, depth + 1) for v in inner if isinstance(v, (dict, list)))
 
 
 # -- field kinds ----------------------------------------------------------------------------
@@ -343,6 +337,8 @@ DECODERS = {
     "Sequence": Fields(decoders=need(_sequence("decoder"))),
 }
 _vocab = map_of(u32)
+_scored_piece = pair(string, number)
+_scored_piece.bulk = all_scored_pieces
 MODELS = {
     "BPE": Fields(dropout=may(optional(number)), unk_token=may(optional(string)),
                   continuing_subword_prefix=may(optional(string)),
@@ -352,7 +348,7 @@ MODELS = {
     "WordPiece": Fields(unk_token=need(string), continuing_subword_prefix=need(string),
                         max_input_chars_per_word=need(usize), vocab=need(_vocab)),
     "WordLevel": Fields(vocab=need(_vocab), unk_token=need(string)),
-    "Unigram": Fields(unk_id=may(optional(usize)), vocab=need(list_of(pair(string, number))),
+    "Unigram": Fields(unk_id=may(optional(usize)), vocab=need(list_of(_scored_piece)),
                       byte_fallback=may(boolean)),
 }
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.errors import SubwordLabError
+from ..core.gc_pause import gc_paused
 from ..tokenizer import Tokenizer
 from .detect import detect_file, detect_folder
 from .files import size_cap
@@ -43,7 +44,7 @@ def load(path, **options) -> Tokenizer:
     tiktoken ranks, `merges=` / `vocab=` for the BPE pair...
     """
     path = Path(path)
-    with size_cap(options.pop("max_bytes", None)):
+    with size_cap(options.pop("max_bytes", None)), gc_paused():
         kind = options.pop("format", None)
         if kind is None:
             kind, path = detect_folder(path) if path.is_dir() else (detect_file(path), path)

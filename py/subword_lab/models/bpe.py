@@ -18,7 +18,8 @@ import itertools
 import operator
 import random
 
-from . import _long_words
+from . import _long_words, _merge_table
+from ._merge_table import MergeTable
 from .base import (Model, Token, byte_token, field, model_error, ordered_vocab,
                    read_vocab_map, tokens_event)
 
@@ -236,7 +237,11 @@ class BPE(Model):
         self._cache = {}
         self._rng = random.Random(seed)
         self._ranks = None
-        self._build_merges(_parse_merges(merges or [], tuples=False))
+        merges = list(merges or [])
+        self._merges = _merge_table.from_strings(
+            self.vocab, self.vocab_r, merges, len(self.continuing_subword_prefix or ""))
+        if self._merges is None:
+            self._build_merges(_parse_merges(merges, tuples=False))
 
     @classmethod
     def from_ranks(cls, vocab, ranks=None, **kwargs) -> "BPE":
@@ -271,7 +276,7 @@ class BPE(Model):
         try:
             new_ids = list(map(lookup, map(operator.add, lefts, rights_cut)))
             keys = zip(map(lookup, lefts), map(lookup, rights))
-            self._merges = dict(zip(keys, zip(ranks or itertools.count(), new_ids)))
+            self._merges = MergeTable(zip(keys, zip(ranks or itertools.count(), new_ids)))
             return
         except KeyError:
             pass  # the loop below names the merge that is wrong
@@ -283,16 +288,14 @@ class BPE(Model):
                     raise model_error(f"merge {rank} ({a!r}, {b!r}): {token!r} is not in the vocabulary",
                                       "merges")
             table[(vocab[a], vocab[b])] = (rank, vocab[new])
-        self._merges = table
+        self._merges = MergeTable(table)
 
     @property
     def merges(self) -> list:
         """The merges in rank order, as (left, right) strings."""
         if self._ranks is not None:
             return merges_from_ranks(self._ranks)
-        ranked = sorted(self._merges.items(), key=lambda kv: kv[1][0])
-        r = self.vocab_r
-        return [(r[a], r[b]) for (a, b), _ in ranked]
+        return self._merges.ordered(self.vocab_r)
 
     def clear_cache(self) -> None:
         self._cache.clear()
@@ -452,7 +455,8 @@ class BPE(Model):
         if self._ranks is not None:
             lookup = self._ranked_pair
         else:
-            lookup = self._merges.get if self._merges else None
+            # a MergeTable: [] looks a pair up the first time it is met
+            lookup = self._merges.__getitem__ if self._merges else None
         # Without an unknown token, unknown characters are dropped; with byte fallback
         # a pending unknown can come after the bytes that follow it. HF then places
         # offsets by byte lengths in symbol order (see _shifted_offsets).

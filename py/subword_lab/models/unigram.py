@@ -13,10 +13,14 @@ regularization (forward-filtering backward-sampling, or among the n best).
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
+import operator
 import random
 
+from ..core.bulk_checks import all_scored_pieces
 from ..core.errors import SubwordLabError
+from ._prefixes import Prefixes
 from .base import Model, Token, byte_token, field, model_error, tokens_event
 
 __all__ = ["Unigram"]
@@ -26,16 +30,10 @@ CACHE_CAPACITY = 10_000
 CACHE_MAX_LENGTH = 256  # in UTF-8 bytes, as HF counts
 
 
-def _prefix_table(pieces) -> dict:
-    """Every prefix of every piece -> the piece's id, or -1 for a prefix that is no piece.
-
-    Walking a word forward through this dict finds all pieces starting at a position
-    and stops at the first prefix no piece has: a trie made of one hash lookup per step.
-    """
-    table = {piece[:k]: -1 for piece in pieces for k in range(1, len(piece))}
-    # a repeated piece keeps its last id, as HF's map does
-    table.update({piece: i for i, piece in enumerate(pieces) if piece})
-    return table
+def _prefix_table(pieces) -> Prefixes:
+    """Every piece -> its id (a repeated piece keeps its last id, as HF's map does),
+    any other prefix of a piece -> -1, filled on first use: read it with []."""
+    return Prefixes(dict(zip(pieces, itertools.count())))
 
 
 def log_add(x: float, y: float) -> float:
@@ -55,20 +53,23 @@ class Unigram(Model):
         # alpha / nbest_size: HF's subword-regularization settings, kept and saved;
         # encoding here is always the best (Viterbi) segmentation.
         self.alpha, self.nbest_size = alpha, nbest_size
-        vocab = [(str(p), float(s)) for p, s in (vocab or [])]
+        vocab = list(vocab or [])
+        if not set(map(len, vocab)) <= {2}:
+            vocab = [(p, s) for p, s in vocab]  # raises as unpacking does
         if unk_id is not None:
             if not vocab:
                 raise model_error("the vocabulary is empty but unk_id needs a piece", "vocab")
             if not 0 <= unk_id < len(vocab):
                 raise model_error(f"unk_id {unk_id} is outside the vocabulary", "unk_id")
-        self.pieces = [p for p, _ in vocab]
-        self.scores = [s for _, s in vocab]
+        # Column by column in C-level map calls (a file may hold 250,000 pieces).
+        self.pieces = list(map(str, map(operator.itemgetter(0), vocab)))
+        self.scores = list(map(float, map(operator.itemgetter(1), vocab)))
         self.unk_id = unk_id
         self.byte_fallback = bool(byte_fallback)
-        self.vocab = {p: i for i, p in enumerate(self.pieces)}
+        self.vocab = dict(zip(self.pieces, itertools.count()))
         self.min_score = min(self.scores, default=math.inf)
         self.unk_score = self.min_score - UNK_PENALTY
-        self._table = _prefix_table(self.pieces)
+        self._table = Prefixes(self.vocab)
         self._cache = {}
         self._rng = random.Random()
 
@@ -108,8 +109,8 @@ class Unigram(Model):
         best = [0.0] * (n + 1)
         back = [-1] * (n + 1)  # start of the best edge ending here, -1 until reached
         back_id = [-1] * (n + 1)
-        table, scores, unk_score = self._table, self.scores, self.unk_score
-        get = table.get
+        scores, unk_score = self.scores, self.unk_score
+        get = self._table.__getitem__  # a Prefixes: [] places a new prefix
         for start in range(n):
             base = best[start]
             single = False
@@ -174,7 +175,7 @@ class Unigram(Model):
         An unknown edge has id None when the model has no unk_id (using it is an error).
         """
         n = len(s)
-        get = self._table.get
+        get = self._table.__getitem__  # a Prefixes: [] places a new prefix
         scores = self.scores
         edges = []
         for start in range(n):
@@ -329,7 +330,7 @@ class Unigram(Model):
     @classmethod
     def from_dict(cls, d: dict) -> "Unigram":
         vocab = field(d, "vocab", list)
-        for k, entry in enumerate(vocab):
+        for k, entry in enumerate(() if all_scored_pieces(vocab) else vocab):
             if (not isinstance(entry, (list, tuple)) or len(entry) != 2
                     or not isinstance(entry[0], str)
                     or not isinstance(entry[1], (int, float)) or isinstance(entry[1], bool)):

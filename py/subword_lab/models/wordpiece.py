@@ -7,34 +7,13 @@ position has no match at all, or the word is longer than
 """
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, repeat
 from operator import itemgetter
 
+from ._prefixes import Prefixes
 from .base import Model, Token, field, model_error, ordered_vocab, read_vocab_map, tokens_event
 
 __all__ = ["WordPiece"]
-
-
-def _prefix_table(pieces: dict, longest: int) -> dict:
-    """Map every prefix of every piece to the piece's id, or -1 if the prefix is no piece.
-
-    Walking forward through this table finds the longest match in one pass and
-    stops as soon as no piece can continue, instead of trying every window.
-    Only prefixes of at most `longest` characters are kept: a longer word is the
-    unknown token anyway, and a 2 MB line in a vocab.txt must not make a table of
-    quadratic size.
-    """
-    # One C-level pass per prefix length rather than Python code per prefix:
-    # this runs at every load, for vocabularies of 30,000+ pieces.
-    table = {}
-    longer = [piece for piece in pieces if len(piece) > 1]
-    k = 1
-    while longer and k <= longest:
-        table.update(dict.fromkeys(map(itemgetter(slice(0, k)), longer), -1))
-        k += 1
-        longer = list(compress(longer, map(k.__lt__, map(len, longer))))
-    table.update({piece: i for piece, i in pieces.items() if piece and len(piece) <= longest})
-    return table
 
 
 class WordPiece(Model):
@@ -48,15 +27,17 @@ class WordPiece(Model):
         self.unk_token = unk_token
         self.max_input_chars_per_word = max_input_chars_per_word
         self.continuing_subword_prefix = continuing_subword_prefix
-        prefix = continuing_subword_prefix
         # Continuation pieces are stored without their prefix so the hot loop
-        # never builds "##" + substring.
-        rest = {t[len(prefix):]: i for t, i in self.vocab.items() if t.startswith(prefix)}
-        longest = max_input_chars_per_word
-        self._first = _prefix_table(self.vocab, longest)
-        self._whole = {t: i for t, i in self.vocab.items() if t}  # _first's full pieces
-        self._rest = _prefix_table(rest, longest)
-        self._max_first = max(map(len, self.vocab), default=0)
+        # never builds "##" + substring (C-level passes: 30,000+ pieces per load).
+        vocab = self.vocab
+        continued = list(compress(vocab, map(str.startswith, vocab, repeat(continuing_subword_prefix))))
+        rest = dict(zip(map(itemgetter(slice(len(continuing_subword_prefix), None)), continued),
+                        map(vocab.__getitem__, continued)))
+        # Walk tables (every prefix of a piece, filled on first use): read them with [].
+        self._first = Prefixes(vocab)
+        self._rest = Prefixes(rest)
+        self._whole = vocab if "" not in vocab else {t: i for t, i in vocab.items() if t}
+        self._max_first = max(map(len, vocab), default=0)
         self._max_rest = max(map(len, rest), default=0)
 
     # -- encoding -------------------------------------------------------------
@@ -87,7 +68,7 @@ class WordPiece(Model):
             best_id = -1
             end = start + 1
             while end <= n:
-                i = table.get(sequence[start:end])
+                i = table[sequence[start:end]]
                 if i is None:
                     break
                 if i >= 0:

@@ -1,0 +1,64 @@
+"""BPE's merge table: (left id, right id) -> (rank, merged id), or None for no merge.
+
+A file's merges ("left right" strings, the usual tokenizer.json form) are checked
+against the vocabulary at load, as tokenizers does, but the table itself is filled
+on first use: a pair met while encoding is looked up once by its text in a
+"left right" -> rank dict (one C-level pass over the file's own strings) and
+remembered. Gemma has 580,000 merges; building a tuple-keyed entry for each at
+load cost more than parsing its 17 MB file, and a text meets a few thousand pairs.
+Read a table with [] (not .get), which places a pair seen for the first time.
+"""
+from __future__ import annotations
+
+import itertools
+import operator
+
+__all__ = ["MergeTable", "from_strings"]
+
+
+class MergeTable(dict):
+    """A filled table (`ranks` None) or one filled on demand from `ranks`
+    ("left right" -> rank, a repeated merge keeping its last rank as in HF)."""
+
+    def __init__(self, items=(), ranks=None, vocab=None, vocab_r=None):
+        super().__init__(items)
+        self._ranks, self._vocab, self._vocab_r = ranks, vocab, vocab_r
+
+    def __missing__(self, pair):
+        if self._ranks is None:
+            return None  # a filled table: no such merge
+        r = self._vocab_r
+        left, right = r[pair[0]], r[pair[1]]
+        rank = self._ranks.get(f"{left} {right}")
+        value = None if rank is None else (rank, self._vocab[left + right])
+        self[pair] = value
+        return value
+
+    def __bool__(self) -> bool:
+        return bool(self._ranks) or len(self) > 0
+
+    def ordered(self, vocab_r) -> list:
+        """The merges in rank order, as (left, right) strings."""
+        if self._ranks is not None:
+            ranked = sorted(self._ranks.items(), key=operator.itemgetter(1))
+            return [tuple(text.split(" ")) for text, _ in ranked]
+        ranked = sorted(self.items(), key=lambda kv: kv[1][0])
+        return [(vocab_r[a], vocab_r[b]) for (a, b), _ in ranked]
+
+
+def from_strings(vocab, vocab_r, merges, cut) -> MergeTable | None:
+    """The on-demand table of a list of "left right" strings when every merge is one
+    space between two tokens of the vocabulary and so is what it makes; None
+    otherwise (then the general build names the merge that is wrong). Also None
+    with a continuing-subword prefix or ids shared by two tokens, where a pair's
+    text would not say which merge it is."""
+    if cut or not merges or len(vocab_r) != len(vocab):
+        return None
+    repeat = itertools.repeat
+    if set(map(type, merges)) != {str} or set(map(str.count, merges, repeat(" "))) != {1}:
+        return None
+    tokens = set(" ".join(merges).split(" "))  # every left and right
+    tokens.update(map(str.replace, merges, repeat(" "), repeat("")))  # what each makes
+    if not vocab.keys() >= tokens:
+        return None
+    return MergeTable(ranks=dict(zip(merges, itertools.count())), vocab=vocab, vocab_r=vocab_r)

@@ -37,6 +37,7 @@ function tokenElement(result, i, info) {
   chip.dataset.testid = "token";
   chip.dataset.tokenId = String(id);
   chip.style.setProperty("--h", String(hueOf(id)));
+  chip.style.setProperty("--id", `"${id}"`);
   const options = tokenOptions(result, i, info);
   if (options.special) chip.classList.add("special");
   chipBody(chip, result.tokens[i], options);
@@ -69,12 +70,7 @@ export class TokenList {
       placed: (chip, i) => this.place(chip, i),
       release: (chip) => this.release(chip),
       done: () => this.pool.clear(),
-      signature: (from, to) => {
-        let sig = "";
-        for (let i = from; i < to; i++) sig += `${this.lookKey(this.result, i)}\u0001`;
-        return sig;
-      },
-      reclaim: (chip) => this.reclaim(chip),
+      shows: (chip, i) => chip.dataset.look === this.lookKey(this.result, i),
       remeasured: () => {
         this.looks.clear();
         if (this.last) this.draw(...this.last);
@@ -159,32 +155,27 @@ export class TokenList {
     this.pool.get(key).push(chip);
   }
 
-  // A chip released for reuse that stays where it is: out of the pool again.
-  reclaim(chip) {
-    const free = this.pool.get(chip.dataset.look);
-    const at = free ? free.lastIndexOf(chip) : -1;
-    if (at >= 0) free.splice(at, 1);
-    return chip;
-  }
-
-  // A chip's place in the list and its state (highlight, focus, joined bytes).
+  // A chip's place in the list and its state (highlight, focus, joined bytes). Only what
+  // changed is written: after an edit most chips in view are the same, and every write
+  // is work for the browser, even of the value already there.
   place(chip, i) {
     const [start, end] = this.result.offsets[i];
     const data = chip.dataset;
-    data.index = String(i);
-    data.start = String(start);
-    data.end = String(end);
-    chip.setAttribute("aria-posinset", String(i + 1));
-    chip.setAttribute("aria-setsize", String(this.result.ids.length));
-    chip.tabIndex = i === this.focusIndex ? 0 : -1;
+    write(data, "index", String(i));
+    write(data, "start", String(start));
+    write(data, "end", String(end));
+    attribute(chip, "aria-posinset", String(i + 1));
+    attribute(chip, "aria-setsize", String(this.result.ids.length));
+    const tab = i === this.focusIndex ? 0 : -1;
+    if (chip.tabIndex !== tab) chip.tabIndex = tab;
     const hl = i === this.highlighted;
-    chip.classList.toggle("hl", hl);
-    chip.setAttribute("aria-selected", String(hl));
+    if (chip.classList.contains("hl") !== hl) chip.classList.toggle("hl", hl);
+    attribute(chip, "aria-selected", String(hl));
     const join = this.joins.get(i);
     if (join) {
-      data.joins = join.pos;
-      data.char = join.char;
-      chip.title = join.title;
+      write(data, "joins", join.pos);
+      write(data, "char", join.char);
+      if (chip.title !== join.title) chip.title = join.title;
     } else if (data.joins) {
       delete data.joins;
       delete data.char;
@@ -250,4 +241,12 @@ export class TokenList {
     if (!items.length) items.push(el("li", "", t("tok.noMarks")));
     this.el.legend.replaceChildren(...items);
   }
+}
+
+function write(data, name, value) {
+  if (data[name] !== value) data[name] = value;
+}
+
+function attribute(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }

@@ -96,23 +96,27 @@ export class TextLayer {
   // the edit did not touch (same place in the unchanged head, or in the unchanged tail).
   place(items, text, ids, highlighted) {
     const old = this.source ?? "";
+    const drawn = this.items || [];
     const head = commonHead(old, text);
     const tail = commonTail(old, text, head);
     const delta = text.length - old.length;
     const unchanged = text.length - tail;
-    const drawn = new Map();
-    for (const item of this.items || []) drawn.set(keyOf(item.s, item.e, item.id), item);
-    const kept = new Set();
+    let j = 0; // both lists run in text order: one walk pairs them
     for (const item of items) {
       item.id = item.i === undefined ? -1 : ids[item.i];
       const shift = item.e <= head ? 0 : item.s >= unchanged ? delta : null;
-      const before = shift === null ? null : drawn.get(keyOf(item.s - shift, item.e - shift, item.id));
-      if (before && !kept.has(before.node)) {
-        item.node = before.node;
-        kept.add(item.node);
+      if (shift === null) continue;
+      const s = item.s - shift;
+      while (j < drawn.length && drawn[j].s < s) j++;
+      const was = drawn[j];
+      if (was && was.s === s && was.e === item.e - shift && was.id === item.id) {
+        item.node = was.node;
+        item.was = was;
+        was.kept = true;
+        j++;
       }
     }
-    for (const item of this.items || []) if (!kept.has(item.node)) item.node.remove();
+    for (const item of drawn) if (!item.kept) item.node.remove();
     let prev = this.before;
     let run = null;
     const flush = () => {
@@ -128,7 +132,13 @@ export class TextLayer {
         run = run || document.createDocumentFragment();
         run.append(item.node);
       }
-      if (item.i !== undefined) markSegment(item.node, item.i, item.i === highlighted);
+      if (item.i !== undefined) {
+        if (item.was?.i !== item.i) item.node.dataset.index = String(item.i);
+        // the highlight is also set from outside (linking.js): read from the span
+        const hl = item.i === highlighted;
+        if (item.node.classList.contains("hl") !== hl) item.node.classList.toggle("hl", hl);
+      }
+      item.was = null;
     }
     flush();
   }
@@ -270,22 +280,10 @@ function setData(node, data) {
   if (node.data !== data) node.data = data;
 }
 
-function keyOf(s, e, id) {
-  return `${s},${e},${id}`;
-}
-
 function segment(text, item, id) {
   const seg = el("span", "seg", text.slice(item.s, item.e));
   seg.style.setProperty("--h", String(hueOf(id)));
   return seg;
-}
-
-// Its token's index and highlight, written only where they changed (a write is work for
-// the browser even when it writes the same).
-function markSegment(seg, index, hl) {
-  const value = String(index);
-  if (seg.dataset.index !== value) seg.dataset.index = value;
-  if (seg.classList.contains("hl") !== hl) seg.classList.toggle("hl", hl);
 }
 
 // How many characters a and b share at the start.

@@ -208,8 +208,8 @@ export class ChipRows {
       row.setAttribute("role", "none");
       Object.assign(row.style, { position: "absolute", left: "0", right: "0", whiteSpace: "nowrap" });
       drawn = { el: row };
+      this.space.insertBefore(row, this.rowAfter(r)); // chips stay in token order in the DOM
       this.rows.set(r, drawn);
-      this.space.append(row);
     }
     Object.assign(drawn, { from, to, generation: this.generation });
     const top = `${r * this.m.row}px`;
@@ -226,6 +226,13 @@ export class ChipRows {
     }
     for (; j < chips.length; j++) this.release(chips[j]);
     return { drawn, from, kept };
+  }
+
+  // The element of the first row drawn after row r, or null.
+  rowAfter(r) {
+    let next = null;
+    for (const [k, drawn] of this.rows) if (k > r && (next === null || k < next[0])) next = [k, drawn.el];
+    return next ? next[1] : null;
   }
 
   // The first of the next LOOKAHEAD chips from `j` on that shows token i, or -1.

@@ -9,7 +9,8 @@
 import { el } from "../../lib/dom.js";
 
 const SLACK = 6; // px kept free at the end of a row, for rounding in the measured widths
-const MARGIN = 1; // screens of rows drawn above and below the visible ones
+const MARGIN = 0.5; // screens of rows drawn above and below the visible ones (a jump draws
+// them all anew within one frame; scrolling reuses the chips)
 const LOOKAHEAD = 4; // chips a row's chips are compared over to find the ones it keeps
 
 export class ChipRows {

@@ -9,7 +9,9 @@ import { el } from "../../lib/dom.js";
 import { hueOf } from "../../lib/tokens.js";
 
 const MAX_CHARS = 200000; // a longer text's layer stops here (the text box scrolls on)
-const MIN_MARGIN = 1500; // characters drawn with spans beyond the visible ones, at least
+const MIN_MARGIN = 400; // characters drawn with spans beyond the visible ones, at least
+// (kept small: spans are reused as the text scrolls, and a jump to another part of the
+// text draws every span of its window anew within one frame, issue 14)
 
 export class TextLayer {
   // backdrop: the layer; text: the text box (a textarea) it sits under.
@@ -146,7 +148,7 @@ export class TextLayer {
   // Draw around the part in view, measured from the layout the text has now.
   drawAround(result, text, highlighted) {
     const [a, b] = this.visible();
-    const margin = Math.max(MIN_MARGIN, b - a);
+    const margin = Math.max(MIN_MARGIN, (b - a) >> 1);
     this.draw(result, text, Math.max(0, a - margin), b + margin, highlighted);
   }
 
@@ -159,7 +161,7 @@ export class TextLayer {
       a = Math.min(a, caret);
       b = Math.max(b, caret);
     }
-    const margin = Math.max(MIN_MARGIN, b - a);
+    const margin = Math.max(MIN_MARGIN, (b - a) >> 1);
     let [from, to] = [Math.max(0, a - margin), b + margin];
     // The part drawn before (its end moved with the edit) still reaches far enough around
     // the part in view: drawn again over the same characters, so that its nodes are kept.

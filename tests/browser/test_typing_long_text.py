@@ -5,7 +5,9 @@ are the text's own, equal to CPython's subword_lab and to the file's own library
 """
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 import sentencepiece
@@ -146,3 +148,83 @@ def test_keyboard_walks_past_the_chips_drawn(app, botchan_txt):
     assert app.page.evaluate("() => document.activeElement.dataset.index") == str(last - 1)
     app.page.keyboard.press("Home")
     assert app.page.evaluate("() => document.activeElement.dataset.index") == "0"
+
+
+def drawn_page(app):
+    """What the page draws, read from the DOM: the chips (id, start, end, index, look), the
+    layer's text and spans, and the legend."""
+    return app.page.evaluate("""() => ({
+        chips: [...document.querySelectorAll('[data-testid=token]')].map((el) => [Number(el.dataset.index),
+            Number(el.dataset.tokenId), Number(el.dataset.start), Number(el.dataset.end), el.textContent,
+            el.dataset.joins || '', el.getAttribute('aria-setsize'), el.getAttribute('aria-posinset')]),
+        layer: document.getElementById('backdrop').textContent,
+        segs: [...document.querySelectorAll('#backdrop .seg')].map((s) => [Number(s.dataset.index), s.textContent,
+            s.style.getPropertyValue('--h')]),
+        legend: document.getElementById('legend-list').textContent,
+    })""")
+
+
+def utf16_positions(text):
+    """Each character position of text (and its end) as a UTF-16 position."""
+    out, at = [0], 0
+    for ch in text:
+        at += 2 if ord(ch) > 0xFFFF else 1
+        out.append(at)
+    return out
+
+
+def test_random_edits_redraw_only_what_changed_and_stay_exact(app, gpt2_tiktoken, botchan_txt):
+    """After each of many edits (keys, deletions, a replaced selection) at random places, the
+    chips and the layer (kept in part from the last drawing, web/views/tokenize/) show the
+    tokens of the text as it is; and the same text drawn afresh (the page reloaded) draws
+    the same chips, spans and legend."""
+    rng = random.Random(14)
+    ours = reference(gpt2_tiktoken)
+    theirs = library("gpt2", gpt2_tiktoken)
+    text = long_text(botchan_txt)[:10_000] + " naïve café 東京 😀 end"
+    app.open("?tokenizer=gpt2")
+    app.page.evaluate("(t) => window.subwordLab.setText(t)", text)
+    box = app.page.get_by_test_id("text-input")
+    for step in range(14):
+        length = len(box.input_value())
+        at = rng.choice([0, length // 2, length, rng.randrange(length + 1), rng.randrange(length + 1)])
+        box.evaluate("(el, [a, b]) => { el.focus(); el.setSelectionRange(a, b); }",
+                     [at, min(length, at + rng.choice([0, 0, 0, 5]))])
+        kind = rng.random()
+        if kind < 0.6:
+            app.page.keyboard.type(rng.choice(["x", " ", "é", "the ", "\n", "😀", "ab,"]))
+        else:
+            for _ in range(rng.randint(1, 3)):
+                app.page.keyboard.press("Backspace")
+        state = app.settled()
+        text = box.input_value()
+        encoding = ours.encode(text)
+        assert state["ids"] == list(encoding.ids) == list(theirs(text)), step
+        at16 = utf16_positions(text)
+        assert state["offsets"] == [[at16[s], at16[e]] for s, e in encoding.offsets], step
+        drawn = drawn_page(app)
+        text16 = text.encode("utf-16-le")
+        assert_chips_are_the_tokens_in_view(app, state)
+        n = str(len(state["ids"]))
+        for index, id_, start, end, _, _, size, pos in drawn["chips"]:
+            assert (id_, [start, end], size, pos) == (state["ids"][index], state["offsets"][index], n, str(index + 1))
+        assert drawn["layer"].rstrip("\u200b") == text
+        for index, seg_text, _ in drawn["segs"]:
+            start, end = state["offsets"][index]  # UTF-16 positions, as the page's
+            assert seg_text == text16[2 * start:2 * end].decode("utf-16-le"), step
+    # The same text, drawn afresh: every chip, span and mark as the edits left them.
+    scroll = app.page.evaluate("() => [document.querySelector('[data-testid=tokens]').scrollTop, "
+                               "document.querySelector('[data-testid=text-input]').scrollTop]")
+    app.open(f"?tokenizer=gpt2&text={quote(text)}")
+    assert box.input_value() == text
+    app.page.evaluate("""([a, b]) => { document.querySelector('[data-testid=tokens]').scrollTop = a;
+        const box = document.querySelector('[data-testid=text-input]'); box.scrollTop = b; }""", scroll)
+    app.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    app.page.wait_for_timeout(100)
+    again = drawn_page(app)
+    assert again["legend"] == drawn["legend"]
+    chips = {c[0]: c for c in drawn["chips"]}
+    assert all(chips[c[0]] == c for c in again["chips"] if c[0] in chips)
+    assert len(set(chips) & {c[0] for c in again["chips"]}) > 50
+    segs = {s[0]: s for s in drawn["segs"]}
+    assert all(segs[s[0]] == s for s in again["segs"] if s[0] in segs)

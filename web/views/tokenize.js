@@ -17,6 +17,7 @@ import { presetBytes } from "../lib/presets.js";
 import { TokenExport } from "./tokenize/export.js";
 import { WholeCount } from "./tokenize/counter.js";
 import { followAnswer } from "./tokenize/live.js";
+import { PendingCue } from "./tokenize/pending.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
 // the chips below show how. (Common words stay whole; rare ones come apart.)
@@ -69,6 +70,7 @@ export class TokenizeView {
     this.links = new TokenLinks(this);
     this.exporter = new TokenExport(this, this.el.tokens);
     this.counts = new WholeCount(this.el, engine);
+    this.cue = new PendingCue(this.el.tokens, this.el.busy);
   }
 
   // ------------------------------------------------------------------ set-up
@@ -256,7 +258,7 @@ export class TokenizeView {
   // meanwhile collapse into one more request, and replies for old text are dropped.
   schedule() {
     this.dirty = true;
-    this.el.tokens.dataset.status = "pending";
+    this.cue.pending();
     if (!this.inflight) this.run();
   }
 
@@ -264,7 +266,6 @@ export class TokenizeView {
     if (!this.current) return;
     this.dirty = false;
     this.inflight = true;
-    this.el.busy.hidden = false;
     const [key, text, limit] = [this.current, this.el.text.value, this.windowChars];
     // Send only what will be tokenized (plus one character, so Python sees the cut).
     const head = text.length > limit + 1 ? text.slice(0, limit + 2) : text;
@@ -289,7 +290,7 @@ export class TokenizeView {
       this.inflight = false;
       if (this.dirty) this.run();
       else {
-        this.el.busy.hidden = true;
+        this.cue.settled();
         if (!this.switching) this.resolveWaiters();
       }
     }

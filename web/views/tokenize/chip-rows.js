@@ -9,17 +9,18 @@
 import { el } from "../../lib/dom.js";
 
 const SLACK = 6; // px kept free at the end of a row, for rounding in the measured widths
-const MARGIN = 1; // screens of rows drawn above and below the visible ones
+const MARGIN = 0.5; // screens of rows drawn above and below the visible ones (a jump draws
+// them all anew within one frame; scrolling reuses the chips)
+const LOOKAHEAD = 4; // chips a row's chips are compared over to find the ones it keeps
 
 export class ChipRows {
   // box: the scrolling list; chipFor(i): a chip element for token i (new or reused);
   // placed(chip, i): called for each chip drawn, to set its place and state;
   // release(chip): a drawn chip that may be reused (chipFor may return it) during this
   // draw; done(): the draw is over (chips released and not reused are dropped).
-  constructor(box, { chipFor, placed, release, done, remeasured, signature, reclaim }) {
+  constructor(box, { chipFor, placed, release, done, remeasured, shows }) {
     this.box = box;
-    this.signature = signature; // (from, to): equal when tokens from..to look the same
-    this.reclaim = reclaim; // a released chip kept where it was
+    this.shows = shows; // (chip, i): the chip shows token i as it is now (its place aside)
     this.remeasured = remeasured;
     this.chipFor = chipFor;
     this.placed = placed;
@@ -166,6 +167,10 @@ export class ChipRows {
   }
 
   // Draw the rows in view (and a screen's worth around them); keep rows already drawn.
+  // A row whose tokens changed keeps the chips at its start and end that still show the
+  // same tokens: after an edit, a row gains or loses a chip or two, and the browser lays
+  // out only those (issue 14). Kept chips are set aside for all rows before any row takes
+  // new ones, so that no row takes a chip another row keeps.
   draw() {
     if (!this.m) return;
     const { row, top } = this.m;
@@ -174,50 +179,86 @@ export class ChipRows {
     const r0 = Math.max(0, Math.floor((this.scrollTop - top - MARGIN * view) / row));
     const r1 = Math.min(count, Math.ceil((this.scrollTop - top + (1 + MARGIN) * view) / row));
     for (const [r, drawn] of this.rows) {
-      const out = r < r0 || r >= r1;
-      drawn.stale = out || drawn.generation !== this.generation
-        || drawn.from !== this.starts[r] || drawn.to !== this.starts[r + 1];
-      if (drawn.stale) for (const chip of drawn.el.children) this.release(chip);
-      if (out) {
-        drawn.el.remove();
-        this.rows.delete(r);
-      }
+      if (r >= r0 && r < r1) continue;
+      for (const chip of drawn.el.children) this.release(chip);
+      drawn.el.remove();
+      this.rows.delete(r);
     }
-    for (let r = r0; r < r1; r++) this.drawRow(r);
+    const plans = [];
+    for (let r = r0; r < r1; r++) {
+      const drawn = this.rows.get(r);
+      const stale = !drawn || drawn.generation !== this.generation
+        || drawn.from !== this.starts[r] || drawn.to !== this.starts[r + 1];
+      if (stale) plans.push(this.keep(r));
+    }
+    for (const plan of plans) this.fill(plan);
     this.first = count ? this.starts[r0] : 0;
     this.end = count ? this.starts[r1] : 0;
     this.done();
   }
 
-  drawRow(r) {
+  // Row r's chips that still show one of the tokens it is to show, in order (a token
+  // added or gone in the row, or one moved to or from the next row, leaves the others
+  // where they are); the others are released for reuse.
+  keep(r) {
     const from = this.starts[r];
     const to = this.starts[r + 1];
     let drawn = this.rows.get(r);
-    if (drawn && !drawn.stale) return;
     if (!drawn) {
       const row = el("div", "tok-row");
       row.setAttribute("role", "none");
       Object.assign(row.style, { position: "absolute", left: "0", right: "0", whiteSpace: "nowrap" });
       drawn = { el: row };
+      this.space.insertBefore(row, this.rowAfter(r)); // chips stay in token order in the DOM
       this.rows.set(r, drawn);
-      this.space.append(row);
     }
-    Object.assign(drawn, { from, to, generation: this.generation, stale: false });
-    drawn.el.style.top = `${r * this.m.row}px`;
-    // The same chips as before (a row after an edit, its tokens moved): only their places.
-    const sig = this.signature(from, to);
-    if (drawn.sig === sig && drawn.el.children.length === to - from) {
-      [...drawn.el.children].forEach((chip, k) => this.placed(this.reclaim(chip), from + k));
-      return;
+    Object.assign(drawn, { from, to, generation: this.generation });
+    const top = `${r * this.m.row}px`;
+    if (drawn.el.style.top !== top) drawn.el.style.top = top;
+    const chips = [...drawn.el.children];
+    const kept = new Array(to - from).fill(null); // kept[k]: the chip kept for token from + k
+    let j = 0;
+    for (let k = 0; k < kept.length && j < chips.length; k++) {
+      const ahead = this.find(chips, j, from + k);
+      if (ahead >= 0) {
+        for (; j < ahead; j++) this.release(chips[j]);
+        kept[k] = chips[j++];
+      }
     }
-    drawn.sig = sig;
-    const chips = [];
-    for (let i = from; i < to; i++) {
-      const chip = this.chipFor(i);
-      this.placed(chip, i);
-      chips.push(chip);
+    for (; j < chips.length; j++) this.release(chips[j]);
+    return { drawn, from, kept };
+  }
+
+  // The element of the first row drawn after row r, or null.
+  rowAfter(r) {
+    let next = null;
+    for (const [k, drawn] of this.rows) if (k > r && (next === null || k < next[0])) next = [k, drawn.el];
+    return next ? next[1] : null;
+  }
+
+  // The first of the next LOOKAHEAD chips from `j` on that shows token i, or -1.
+  find(chips, j, i) {
+    for (let a = j; a < Math.min(chips.length, j + LOOKAHEAD); a++) if (this.shows(chips[a], i)) return a;
+    return -1;
+  }
+
+  // A row planned by keep(): the missing chips reused or made and put in their places,
+  // the chips released and not reused taken out, then every chip's place written.
+  fill({ drawn, from, kept }) {
+    const row = drawn.el;
+    const wanted = new Set(kept);
+    for (const chip of [...row.children]) if (!wanted.has(chip)) chip.remove();
+    for (let k = 0; k < kept.length;) {
+      if (kept[k]) {
+        k++;
+        continue;
+      }
+      const fragment = document.createDocumentFragment();
+      for (; k < kept.length && !kept[k]; k++) fragment.append(this.chipFor(from + k));
+      row.insertBefore(fragment, k < kept.length ? kept[k] : null);
     }
-    drawn.el.replaceChildren(...chips);
+    const all = row.children;
+    for (let k = 0; k < all.length; k++) this.placed(all[k], from + k);
   }
 
   // Every chip drawn now, in token order.

@@ -18,12 +18,16 @@ export function followAnswer(live, answer, { key, special }) {
     const tail = answer.tail ? list.slice(list.length - answer.tail) : [];
     return list.slice(0, answer.head).concat(answer[name], move ? tail.map(move) : tail);
   };
+  if (old) old.change = null; // each copy knows only its predecessor, not the whole chain
   const shift = answer.shift;
   const result = {
     key, specialTokens: special, version: answer.version,
     ids: joined("ids"), tokens: joined("tokens"), special: joined("special"),
     offsets: joined("offsets", (o, i) => (i < answer.moved ? [o[0] + shift, o[1] + shift] : o)),
     encoded_chars: answer.encoded_chars, total_chars: answer.total_chars, special_tokens: answer.special_tokens,
+    // what changed since `live`: its first `head` and last `tail` tokens are kept (drawing
+    // redoes only the rest, token-list.js)
+    change: old ? { from: old, head: answer.head, tail: answer.tail } : null,
   };
   return result.ids.length === answer.length ? result : null;
 }

@@ -9,7 +9,9 @@ import { el } from "../../lib/dom.js";
 import { hueOf } from "../../lib/tokens.js";
 
 const MAX_CHARS = 200000; // a longer text's layer stops here (the text box scrolls on)
-const MIN_MARGIN = 1500; // characters drawn with spans beyond the visible ones, at least
+const MIN_MARGIN = 400; // characters drawn with spans beyond the visible ones, at least
+// (kept small: spans are reused as the text scrolls, and a jump to another part of the
+// text draws every span of its window anew within one frame, issue 14)
 
 export class TextLayer {
   // backdrop: the layer; text: the text box (a textarea) it sits under.
@@ -18,7 +20,7 @@ export class TextLayer {
     this.text = text;
     this.before = document.createTextNode("");
     this.after = document.createTextNode("");
-    this.middle = [];
+    this.items = []; // what is drawn between them: {s, e, i?, id, node}, in text order
     this.nodes = []; // [start, text node] in order, for measuring
     this.segs = new Map(); // token index -> its span
     this.from = 0; // the characters drawn with spans: [from, to)
@@ -34,15 +36,43 @@ export class TextLayer {
   }
 
   // Draw `text` with the spans of `result`'s tokens whose characters lie in [from, to).
-  draw(result, text, from, to, highlighted) {
+  // Spans and gaps drawn before whose characters the edit left alone are kept (moved with
+  // the text after the edit): a key press changes a few nodes, not the thousand drawn, and
+  // the browser styles and lays out only those (issue 14).
+  draw(result, text, from, to, highlighted, { sync = true } = {}) {
+    const [items, end] = this.itemsFor(result, text, from, to);
+    this.place(items, text, result.ids, highlighted);
+    const first = items.length ? items[0].s : end;
+    const pos = items.length ? items[items.length - 1].e : end;
     this.result = result;
     this.source = text;
+    const limit = Math.max(result.encoded_chars || 0, Math.min(text.length, MAX_CHARS));
+    // Unchanged text is not set again: a text node set anew is laid out anew.
+    setData(this.before, text.slice(0, first));
+    setData(this.after, text.slice(pos, Math.max(pos, limit)) + "\u200b");
+    this.items = items;
+    this.segs = new Map();
+    this.nodes = [[0, this.before]];
+    for (const item of items) {
+      if (item.i !== undefined) this.segs.set(item.i, item.node);
+      this.nodes.push([item.s, item.i === undefined ? item.node : item.node.firstChild]);
+    }
+    this.nodes.push([pos, this.after]);
+    this.from = first;
+    this.to = pos;
+    // Reading the text box's scroll lays the page out at once; after typing, the next
+    // frame (schedule) does it with the rest of the page's layout.
+    if (sync) this.backdrop.scrollTop = this.text.scrollTop;
+  }
+
+  // What [from, to) is drawn with: {s, e, i?} for each token span (i: its index) and each
+  // stretch of text between two spans; `cut` says whether tokens were left out around it.
+  itemsFor(result, text, from, to) {
     const offsets = result.offsets;
-    const nodes = [];
-    const segs = new Map();
+    const items = [];
     const cut = { before: false, after: false };
     let pos = 0;
-    let start = null;
+    let started = false;
     for (let i = 0; i < offsets.length; i++) {
       const [s, e] = offsets[i];
       if (!(e > s && s >= pos)) continue; // no characters of its own
@@ -55,43 +85,70 @@ export class TextLayer {
         cut.after = true;
         break;
       }
-      if (start === null) start = pos;
-      if (s > pos) nodes.push(document.createTextNode(text.slice(pos, s)));
-      const seg = el("span", "seg", text.slice(s, e));
-      seg.dataset.index = String(i);
-      seg.style.setProperty("--h", String(hueOf(result.ids[i])));
-      if (i === highlighted) seg.classList.add("hl");
-      segs.set(i, seg);
-      nodes.push(seg);
+      if (started && s > pos) items.push({ s: pos, e: s });
+      started = true;
+      items.push({ s, e, i });
       pos = e;
     }
-    if (start === null) start = pos;
-    const limit = Math.max(result.encoded_chars || 0, Math.min(text.length, MAX_CHARS));
-    // Unchanged text is not set again: a text node set anew is laid out anew.
-    setData(this.before, text.slice(0, start));
-    setData(this.after, text.slice(pos, Math.max(pos, limit)) + "\u200b");
-    for (const node of this.middle) node.remove();
-    this.backdrop.insertBefore(fragmentOf(nodes), this.after);
-    this.middle = nodes;
-    this.segs = segs;
-    this.from = start;
-    this.to = pos;
     this.cut = cut;
-    this.nodes = [[0, this.before]];
-    let at = start;
-    for (const node of nodes) {
-      const textNode = node.nodeType === Node.TEXT_NODE ? node : node.firstChild;
-      this.nodes.push([at, textNode]);
-      at += textNode.data.length;
+    return [items, pos];
+  }
+
+  // Put the items' nodes in the layer, reusing the nodes of the last draw whose characters
+  // the edit did not touch (same place in the unchanged head, or in the unchanged tail).
+  place(items, text, ids, highlighted) {
+    const old = this.source ?? "";
+    const drawn = this.items || [];
+    const head = commonHead(old, text);
+    const tail = commonTail(old, text, head);
+    const delta = text.length - old.length;
+    const unchanged = text.length - tail;
+    let j = 0; // both lists run in text order: one walk pairs them
+    for (const item of items) {
+      item.id = item.i === undefined ? -1 : ids[item.i];
+      const shift = item.e <= head ? 0 : item.s >= unchanged ? delta : null;
+      if (shift === null) continue;
+      const s = item.s - shift;
+      while (j < drawn.length && drawn[j].s < s) j++;
+      const was = drawn[j];
+      if (was && was.s === s && was.e === item.e - shift && was.id === item.id) {
+        item.node = was.node;
+        item.was = was;
+        was.kept = true;
+        j++;
+      }
     }
-    this.nodes.push([pos, this.after]);
-    this.backdrop.scrollTop = this.text.scrollTop;
+    for (const item of drawn) if (!item.kept) item.node.remove();
+    let prev = this.before;
+    let run = null;
+    const flush = () => {
+      if (run) this.backdrop.insertBefore(run, prev.nextSibling);
+      run = null;
+    };
+    for (const item of items) {
+      if (item.node) {
+        flush();
+        prev = item.node;
+      } else {
+        item.node = item.i === undefined ? document.createTextNode(text.slice(item.s, item.e)) : segment(text, item, item.id);
+        run = run || document.createDocumentFragment();
+        run.append(item.node);
+      }
+      if (item.i !== undefined) {
+        if (item.was?.i !== item.i) item.node.dataset.index = String(item.i);
+        // the highlight is also set from outside (linking.js): read from the span
+        const hl = item.i === highlighted;
+        if (item.node.classList.contains("hl") !== hl) item.node.classList.toggle("hl", hl);
+      }
+      item.was = null;
+    }
+    flush();
   }
 
   // Draw around the part in view, measured from the layout the text has now.
   drawAround(result, text, highlighted) {
     const [a, b] = this.visible();
-    const margin = Math.max(MIN_MARGIN, b - a);
+    const margin = Math.max(MIN_MARGIN, (b - a) >> 1);
     this.draw(result, text, Math.max(0, a - margin), b + margin, highlighted);
   }
 
@@ -104,8 +161,14 @@ export class TextLayer {
       a = Math.min(a, caret);
       b = Math.max(b, caret);
     }
-    const margin = Math.max(MIN_MARGIN, b - a);
-    this.draw(result, text, Math.max(0, a - margin), b + margin, highlighted);
+    const margin = Math.max(MIN_MARGIN, (b - a) >> 1);
+    let [from, to] = [Math.max(0, a - margin), b + margin];
+    // The part drawn before (its end moved with the edit) still reaches far enough around
+    // the part in view: drawn again over the same characters, so that its nodes are kept.
+    const moved = this.to + text.length - (this.source ?? "").length;
+    if (this.items?.length && this.from <= Math.max(0, a - margin / 2) && moved >= b + margin / 2
+      && moved - this.from <= 2 * (b - a + 2 * margin)) [from, to] = [this.from, moved];
+    this.draw(result, text, from, to, highlighted, { sync: false });
     this.schedule();
   }
 
@@ -203,8 +266,9 @@ export class TextLayer {
   }
 
   clear() {
-    for (const node of this.middle) node.remove();
-    this.middle = [];
+    for (const item of this.items) item.node.remove();
+    this.items = [];
+    this.source = null;
     this.segs = new Map();
     this.before.data = "";
     this.after.data = "\u200b";
@@ -218,8 +282,24 @@ function setData(node, data) {
   if (node.data !== data) node.data = data;
 }
 
-function fragmentOf(nodes) {
-  const fragment = document.createDocumentFragment();
-  fragment.append(...nodes);
-  return fragment;
+function segment(text, item, id) {
+  const seg = el("span", "seg", text.slice(item.s, item.e));
+  seg.style.setProperty("--h", String(hueOf(id)));
+  return seg;
+}
+
+// How many characters a and b share at the start.
+function commonHead(a, b) {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+// How many they share at the end, not counting the `head` shared at the start.
+function commonTail(a, b, head) {
+  const n = Math.min(a.length, b.length) - head;
+  let i = 0;
+  while (i < n && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;
+  return i;
 }

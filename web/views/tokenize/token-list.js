@@ -37,9 +37,12 @@ function tokenElement(result, i, info) {
   chip.dataset.testid = "token";
   chip.dataset.tokenId = String(id);
   chip.style.setProperty("--h", String(hueOf(id)));
+  chip.style.setProperty("--id", `"${id}"`);
   const options = tokenOptions(result, i, info);
   if (options.special) chip.classList.add("special");
   chipBody(chip, result.tokens[i], options);
+  chip.shown = { id, token: result.tokens[i], special: result.special[i] }; // see shows()
+  chip.placedAs = {}; // what place() wrote last
   return chip;
 }
 
@@ -55,6 +58,8 @@ export class TokenList {
     this.highlighted = -1;
     this.focusIndex = 0; // the chip Tab reaches (roving tabindex)
     this.joins = new Map();
+    this.widths = null; // every token's chip width, for the result drawn
+    this.marks = new Map(); // legend mark -> how many tokens show it
     this.placeholder = el("p", "placeholder", "");
     this.rows = null;
     this.layer = null;
@@ -69,12 +74,7 @@ export class TokenList {
       placed: (chip, i) => this.place(chip, i),
       release: (chip) => this.release(chip),
       done: () => this.pool.clear(),
-      signature: (from, to) => {
-        let sig = "";
-        for (let i = from; i < to; i++) sig += `${this.lookKey(this.result, i)}\u0001`;
-        return sig;
-      },
-      reclaim: (chip) => this.reclaim(chip),
+      shows: (chip, i) => this.shows(chip, i),
       remeasured: () => {
         this.looks.clear();
         if (this.last) this.draw(...this.last);
@@ -112,6 +112,8 @@ export class TokenList {
   }
 
   // Draw `result` (the encoding of the first result.encoded_chars of `text`) by tokenizer `key`.
+  // After a key press (result.change: the tokens kept at both ends since the result drawn
+  // last) only the new tokens are looked at here; the rows and the layer keep what they can.
   draw(result, text, key, info) {
     this.ensure();
     this.last = [result, text, key, info];
@@ -121,27 +123,53 @@ export class TokenList {
       this.rows.clear();
       this.focusIndex = 0;
     }
+    const before = this.drawnFor === key && this.widths ? this.result : null;
+    const change = before && result.change?.from === before ? result.change : null;
     this.drawnFor = key;
-    this.result = result;
     this.info = info;
+    this.widths = change ? this.widthsAfter(before, result, change) : this.widthsOf(result);
+    this.result = result;
+    this.joins = new JoinWindow(result, (lo, hi) => this.joinsOf(result, info, lo, hi));
     const n = result.ids.length;
-    const widths = new Array(n);
-    const seen = new Set();
-    for (let i = 0; i < n; i++) {
-      const look = this.look(result, i);
-      widths[i] = look.width;
-      for (const mark of look.marks) seen.add(mark);
-    }
-    this.joins = this.joinsOf(result, info);
     if (this.focusIndex >= n) this.focusIndex = 0;
     this.placeholder.hidden = n > 0;
     this.placeholder.textContent = t(text ? "tok.noTokens" : "tok.typeSome");
-    this.rows.layout(widths);
+    this.rows.layout(this.widths);
     this.layer.redraw(result, text, this.highlighted);
     this.el.tokens.dataset.status = "done";
     this.el.tokens.dataset.textLength = String(text.length);
     this.updateMore(result, text);
-    this.updateLegend(seen);
+    this.updateLegend();
+  }
+
+  // Every token's chip width; the marks in use counted for the legend.
+  widthsOf(result) {
+    this.marks = new Map();
+    const n = result.ids.length;
+    const widths = new Array(n);
+    for (let i = 0; i < n; i++) widths[i] = this.counted(this.look(result, i), 1).width;
+    return widths;
+  }
+
+  // The widths after an edit: those of the kept tokens as they were, the new ones looked up.
+  widthsAfter(before, result, { head, tail }) {
+    const old = before.ids.length;
+    for (let i = head; i < old - tail; i++) this.counted(this.look(before, i), -1);
+    const middle = [];
+    for (let i = head; i < result.ids.length - tail; i++) middle.push(this.counted(this.look(result, i), 1).width);
+    return this.widths.slice(0, head).concat(middle, this.widths.slice(old - tail));
+  }
+
+  counted(look, step) {
+    for (const mark of look.marks) this.marks.set(mark, (this.marks.get(mark) || 0) + step);
+    return look;
+  }
+
+  // The chip shows token i as it is now (its place aside).
+  shows(chip, i) {
+    const { shown } = chip;
+    const r = this.result;
+    return shown.id === r.ids[i] && shown.token === r.tokens[i] && shown.special === r.special[i];
   }
 
   chipFor(i) {
@@ -149,38 +177,46 @@ export class TokenList {
     const free = this.pool.get(key);
     if (free?.length) return free.pop();
     const chip = tokenElement(this.result, i, this.info);
-    chip.dataset.look = key;
+    chip.look = key;
     return chip;
   }
 
   release(chip) {
-    const key = chip.dataset.look;
+    const key = chip.look;
     if (!this.pool.has(key)) this.pool.set(key, []);
     this.pool.get(key).push(chip);
   }
 
-  // A chip released for reuse that stays where it is: out of the pool again.
-  reclaim(chip) {
-    const free = this.pool.get(chip.dataset.look);
-    const at = free ? free.lastIndexOf(chip) : -1;
-    if (at >= 0) free.splice(at, 1);
-    return chip;
-  }
-
-  // A chip's place in the list and its state (highlight, focus, joined bytes).
+  // A chip's place in the list and its state (highlight, focus, joined bytes). Only what
+  // changed is written (compared with what was written last, kept on the chip): after an
+  // edit most chips in view are the same, and every write is work for the browser.
   place(chip, i) {
     const [start, end] = this.result.offsets[i];
+    const was = chip.placedAs;
+    const now = {
+      i, start, end, size: this.result.ids.length, tab: i === this.focusIndex ? 0 : -1,
+      hl: i === this.highlighted, join: this.joins.get(i) || null,
+    };
     const data = chip.dataset;
-    data.index = String(i);
-    data.start = String(start);
-    data.end = String(end);
-    chip.setAttribute("aria-posinset", String(i + 1));
-    chip.setAttribute("aria-setsize", String(this.result.ids.length));
-    chip.tabIndex = i === this.focusIndex ? 0 : -1;
-    const hl = i === this.highlighted;
-    chip.classList.toggle("hl", hl);
-    chip.setAttribute("aria-selected", String(hl));
-    const join = this.joins.get(i);
+    if (was.i !== i) {
+      data.index = String(i);
+      chip.setAttribute("aria-posinset", String(i + 1));
+    }
+    if (was.start !== start) data.start = String(start);
+    if (was.end !== end) data.end = String(end);
+    if (was.size !== now.size) chip.setAttribute("aria-setsize", String(now.size));
+    // focus and highlight are also set from outside (linking.js): read from the chip
+    if (chip.tabIndex !== now.tab) chip.tabIndex = now.tab;
+    if (chip.classList.contains("hl") !== now.hl) {
+      chip.classList.toggle("hl", now.hl);
+      chip.setAttribute("aria-selected", String(now.hl));
+    }
+    if (was.join?.pos !== now.join?.pos || was.join?.title !== now.join?.title) this.placeJoin(chip, now.join);
+    chip.placedAs = now;
+  }
+
+  placeJoin(chip, join) {
+    const data = chip.dataset;
     if (join) {
       data.joins = join.pos;
       data.char = join.char;
@@ -193,14 +229,18 @@ export class TokenList {
   }
 
   // Tokens that hold the bytes of one character between them are drawn joined
-  // (style.css: .tok[data-joins]) and say so.
-  joinsOf(result, info) {
+  // (style.css: .tok[data-joins]) and say so. Those among tokens lo..hi-1: a character
+  // has at most 4 bytes, so starting 8 tokens before lo finds every join that reaches lo.
+  joinsOf(result, info, lo, hi) {
     const parts = new Map();
-    for (const join of byteJoins(result.tokens, (i) => tokenOptions(result, i, info))) {
+    const first = Math.max(0, lo - 8);
+    const tokens = result.tokens.slice(first, Math.min(result.tokens.length, hi + 8));
+    for (const join of byteJoins(tokens, (k) => tokenOptions(result, first + k, info))) {
+      const [a, b] = [join.first + first, join.last + first];
       const code = [...join.text].map((c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
-      const title = t("tok.joins", { n: join.last - join.first + 1, char: `${join.text} (${code.join(" ")})` });
-      for (let i = join.first; i <= join.last; i++) {
-        const pos = i === join.first ? "first" : i === join.last ? "last" : "mid";
+      const title = t("tok.joins", { n: b - a + 1, char: `${join.text} (${code.join(" ")})` });
+      for (let i = a; i <= b; i++) {
+        const pos = i === a ? "first" : i === b ? "last" : "mid";
         parts.set(i, { pos, title, char: join.text });
       }
     }
@@ -245,9 +285,32 @@ export class TokenList {
     }
   }
 
-  updateLegend(seen) {
-    const items = LEGEND_ORDER.filter((mark) => seen.has(mark)).map((mark) => el("li", "", markText(mark)));
+  updateLegend() {
+    const shown = LEGEND_ORDER.filter((mark) => this.marks.get(mark) > 0);
+    if (shown.join() === this.legendFor) return;
+    this.legendFor = shown.join();
+    const items = shown.map((mark) => el("li", "", markText(mark)));
     if (!items.length) items.push(el("li", "", t("tok.noMarks")));
     this.el.legend.replaceChildren(...items);
+  }
+}
+
+// The joins of a result, found a window of tokens at a time, as the chips drawn need them
+// (scanning all of a long text's tokens at every key press cost milliseconds).
+class JoinWindow {
+  constructor(result, find) {
+    this.n = result.ids.length;
+    this.find = find;
+    this.lo = this.hi = 0;
+    this.map = new Map();
+  }
+
+  get(i) {
+    if (i < this.lo || i >= this.hi) {
+      this.lo = Math.max(0, i - 256);
+      this.hi = Math.min(this.n, i + 768);
+      this.map = this.find(this.lo, this.hi);
+    }
+    return this.map.get(i);
   }
 }

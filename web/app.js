@@ -16,7 +16,12 @@ root.lang = lang();
 translate(document);
 bindLanguageSelect();
 
-const engine = new Engine(new URL("./worker.js", import.meta.url));
+const engine = new Engine(new URL("./worker.js", import.meta.url), { name: workerName() });
+// How Python started (data-start: "snapshot" or "fresh") and what became of the snapshot
+// a fresh start made (data-snapshot: "stored" or "failed"); docs/automation.md.
+const started = { start: null, snapshot: null };
+engine.ready.then((versions) => { started.start = root.dataset.start = versions.start; }, () => {});
+engine.onSnapshot((report) => { started.snapshot = report; root.dataset.snapshot = report.state; });
 const STAGES = ["runtime", "python", "install"];
 
 function showStage(stage, detail) {
@@ -111,6 +116,13 @@ function keepOffline() {
   container.register(new URL("./sw.js", import.meta.url)).catch(() => {}); // the page works without
 }
 
+// ?nosnapshot (and ?nosw, which turns off every stored start) reach the worker in its
+// name: no memory snapshot is read or made then, and a stored one is dropped.
+function workerName() {
+  const params = new URLSearchParams(location.search);
+  return params.has("nosnapshot") || params.has("nosw") ? "subword-lab nosnapshot" : "subword-lab";
+}
+
 // The automation contract (docs/automation.md). Stable: add, never change.
 // `ready` rejects when Python cannot start; the page shows that itself, so an
 // unobserved rejection must not also surface as an uncaught error.
@@ -136,4 +148,6 @@ window.subwordLab = {
   // Stop what Python is doing now; resolves true if something was stopped.
   cancel: () => Promise.resolve(engine.cancel()),
   restarts: () => engine.restarts,
+  // {start: "snapshot"|"fresh", snapshot: {state, size, stored, makeMs, storeMs} | null}
+  started: () => ({ ...started }),
 };

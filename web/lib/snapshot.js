@@ -1,0 +1,111 @@
+// The worker's Python memory, kept in this browser for the next start (issue 14).
+//
+// A fresh start ends with Subword Lab imported; Pyodide can copy its memory then
+// (makeMemorySnapshot) and start from that copy later (loadPyodide({_loadSnapshot})),
+// which skips Python's start-up, micropip and every import. The copy is made here, after
+// a fresh start, so it costs no download; it is gzipped (about 31 MB of memory, mostly
+// empty, becomes a few MB) and kept in the Cache API under the build's snapshot key
+// (build.json: the Pyodide runtime, micropip, our wheel and the worker that imports it).
+// A snapshot of another build is never read, and storing one removes every other.
+//
+// Every failure here (no Cache API on an insecure origin, quota, a damaged entry) is
+// "no snapshot": the worker then starts fresh, which always works.
+const CACHE = "subword-lab-snapshot";
+const SIZE = "x-subword-lab-size"; // the snapshot's size before gzip, checked on reading
+
+const store = () => (typeof caches === "undefined" ? null : caches);
+const entryUrl = (base, key) => new URL(`./snapshot/${key}.bin`, base).href;
+
+// The stored snapshot of this build (a Uint8Array), or null if there is none or it is
+// unreadable (a gzip stream whose checksum fails ends in an error, so no damaged bytes
+// come back as a snapshot).
+export async function readSnapshot(base, key) {
+  const caches = store();
+  if (!caches || !(await caches.has(CACHE))) return null;
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(entryUrl(base, key));
+  if (!hit || !hit.body) return null;
+  const bytes = new Uint8Array(await new Response(hit.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  if (String(bytes.length) !== hit.headers.get(SIZE)) throw new Error("stored snapshot has the wrong size");
+  return bytes;
+}
+
+// Store `bytes` as this build's snapshot, gzipped, after removing any other build's.
+// Resolves to the gzipped size (the bytes the browser keeps).
+export async function writeSnapshot(base, key, bytes) {
+  const caches = store();
+  if (!caches) return 0;
+  await caches.delete(CACHE);
+  const cache = await caches.open(CACHE);
+  const packed = await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
+  await cache.put(entryUrl(base, key), new Response(packed, {
+    headers: { "content-type": "application/octet-stream", [SIZE]: String(bytes.length) },
+  }));
+  return packed.size;
+}
+
+// ---- making and loading a snapshot
+//
+// Pyodide writes into a snapshot the JS objects Python holds that it can name itself (JS
+// globals by their path); micropip holds more: the Pyodide API object and some of its
+// functions (loadPackage, loadBinaryFile, install, ...). Those are written as their name
+// on the API and come back as stand-ins that forward to the new Pyodide's own, once it
+// is up. Anything else makes no snapshot (Pyodide throws; nothing is stored).
+
+// Pyodide 314 also checks that its package list (loadedPackages, which Python holds) is
+// empty, as it is before any loadPackage, and a loaded snapshot starts with it empty.
+// micropip and our wheel are in it now, so it is emptied while the copy is made and
+// filled again after.
+export function takeSnapshot(pyodide) {
+  const start = performance.now();
+  const loaded = pyodide.loadedPackages;
+  const names = Object.entries(loaded);
+  for (const [name] of names) delete loaded[name];
+  try {
+    const bytes = pyodide.makeMemorySnapshot({ serializer: (value) => nameOf(pyodide, value) });
+    return { bytes, makeMs: performance.now() - start };
+  } catch (error) {
+    return { error: String(error && error.message ? error.message : error) };
+  } finally {
+    Object.assign(loaded, Object.fromEntries(names));
+  }
+}
+
+function nameOf(pyodide, value) {
+  const kind = typeof value === "function" ? "function" : "object";
+  if (value === pyodide) return { on: "pyodide", key: null, kind };
+  for (const [on, holder] of [["pyodide", pyodide], ["api", pyodide._api]]) {
+    const key = Object.getOwnPropertyNames(holder).find((name) => {
+      try { return holder[name] === value; } catch { return false; }
+    });
+    if (key) return { on, key, kind };
+  }
+  throw new Error(`Python holds a JS ${kind} that a snapshot cannot name`);
+}
+
+// The loadPyodide options that start from `bytes`, and connect(pyodide) to call as soon
+// as loadPyodide returns (the stand-ins forward to that Pyodide).
+export function restoring(bytes) {
+  let pyodide = null;
+  const target = ({ on, key }) => {
+    if (!pyodide) throw new Error("Pyodide is still starting from its snapshot");
+    const holder = on === "api" ? pyodide._api : pyodide;
+    return key === null ? holder : holder[key];
+  };
+  const standIn = (name) => (name.kind === "function"
+    ? function forward(...args) { return target(name).apply(this, args); }
+    : new Proxy({}, {
+      get: (_, prop) => Reflect.get(target(name), prop),
+      has: (_, prop) => Reflect.has(target(name), prop),
+    }));
+  return {
+    options: { _loadSnapshot: bytes, _snapshotDeserializer: standIn },
+    connect: (started) => { pyodide = started; },
+  };
+}
+
+// Forget every stored snapshot (one that failed to start, or ?nosnapshot).
+export async function dropSnapshots() {
+  const caches = store();
+  if (caches) await caches.delete(CACHE);
+}

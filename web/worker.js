@@ -13,7 +13,7 @@
 //                    what became of the memory snapshot for the next one (lib/snapshot.js);
 //                    the "ready" status's detail says how this one started: start "snapshot" | "fresh"
 import { loadPyodide } from "./pyodide/pyodide.mjs";
-import { dropSnapshots, readSnapshot, restoring, takeSnapshot, writeSnapshot } from "./lib/snapshot.js";
+import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, writeSnapshot } from "./lib/snapshot.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const status = (stage, detail) => postMessage({ type: "status", stage, detail });
@@ -79,13 +79,14 @@ let snapshotKey = null;
 
 async function boot() {
   status("runtime");
+  const entry = snapshotsOn ? findSnapshot().catch(() => null) : dropSnapshots().then(() => null, () => null);
   const build = await (await fetch(here("./build.json"))).json();
   snapshotKey = snapshotsOn ? build.snapshot_key ?? null : null;
-  if (!snapshotsOn) await dropSnapshots().catch(() => {});
   // Our wheel downloads while the runtime downloads and starts.
   const wheelBytes = fetchBytes(here(`./${build.wheel}`));
   wheelBytes.catch(() => {}); // awaited below; a failure is reported there
-  const stored = snapshotKey ? await readSnapshot(import.meta.url, snapshotKey).catch(() => null) : null;
+  const stored = await readSnapshot(await entry, import.meta.url, snapshotKey)
+    .catch(() => dropSnapshots().then(() => null, () => null)); // unreadable: forget it
   if (stored) {
     try {
       return await bootFromSnapshot(stored, build, wheelBytes);

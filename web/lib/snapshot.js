@@ -3,8 +3,8 @@
 // A fresh start ends with Subword Lab imported; Pyodide can copy its memory then
 // (makeMemorySnapshot) and start from that copy later (loadPyodide({_loadSnapshot})),
 // which skips Python's start-up, micropip and every import. The copy is made here, after
-// a fresh start, so it costs no download; it is gzipped (about 31 MB of memory, mostly
-// empty, becomes a few MB) and kept in the Cache API under the build's snapshot key
+// a fresh start, so it costs no download; it is gzipped (31 MB of memory, mostly empty,
+// becomes 7.3 MB) and kept in the Cache API under the build's snapshot key
 // (build.json: the Pyodide runtime, micropip, our wheel and the worker that imports it).
 // A snapshot of another build is never read, and storing one removes every other.
 //
@@ -16,15 +16,26 @@ const SIZE = "x-subword-lab-size"; // the snapshot's size before gzip, checked o
 const store = () => (typeof caches === "undefined" ? null : caches);
 const entryUrl = (base, key) => new URL(`./snapshot/${key}.bin`, base).href;
 
-// The stored snapshot of this build (a Uint8Array), or null if there is none or it is
-// unreadable (a gzip stream whose checksum fails ends in an error, so no damaged bytes
-// come back as a snapshot).
-export async function readSnapshot(base, key) {
+// The stored snapshot (its entry, read by readSnapshot), or null: looked up while the
+// build's description downloads, so a first visit (no snapshot cache) waits for nothing.
+export async function findSnapshot() {
   const caches = store();
   if (!caches || !(await caches.has(CACHE))) return null;
   const cache = await caches.open(CACHE);
-  const hit = await cache.match(entryUrl(base, key));
-  if (!hit || !hit.body) return null;
+  const [request] = await cache.keys();
+  return request ? { url: request.url, response: await cache.match(request) } : null;
+}
+
+// The snapshot in `entry` as a Uint8Array if it is this build's (key), else null (an
+// older build's entry is dropped). A gzip stream whose checksum fails ends in an error,
+// so no damaged bytes come back as a snapshot.
+export async function readSnapshot(entry, base, key) {
+  if (!entry) return null;
+  if (entry.url !== entryUrl(base, key) || !entry.response || !entry.response.body) {
+    await dropSnapshots();
+    return null;
+  }
+  const hit = entry.response;
   const bytes = new Uint8Array(await new Response(hit.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
   if (String(bytes.length) !== hit.headers.get(SIZE)) throw new Error("stored snapshot has the wrong size");
   return bytes;
@@ -34,7 +45,7 @@ export async function readSnapshot(base, key) {
 // Resolves to the gzipped size (the bytes the browser keeps).
 export async function writeSnapshot(base, key, bytes) {
   const caches = store();
-  if (!caches) return 0;
+  if (!caches) throw new Error("no Cache API here (the page is not on a secure origin)");
   await caches.delete(CACHE);
   const cache = await caches.open(CACHE);
   const packed = await gzipInSteps(bytes);
@@ -51,6 +62,7 @@ const SLICE = 128 * 1024;
 async function gzipInSteps(bytes) {
   const gzip = new CompressionStream("gzip");
   const packed = new Response(gzip.readable).blob();
+  packed.catch(() => {}); // a failure is the writer's too, and reported there
   const writer = gzip.writable.getWriter();
   for (let at = 0; at < bytes.length; at += SLICE) {
     await writer.write(bytes.subarray(at, at + SLICE));

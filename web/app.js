@@ -16,7 +16,7 @@ root.lang = lang();
 translate(document);
 bindLanguageSelect();
 
-const engine = new Engine(new URL("./worker.js", import.meta.url), { name: workerName() });
+const engine = new Engine(new URL("./worker.js", import.meta.url));
 // How Python started (data-start: "snapshot" or "fresh") and what became of the snapshot
 // a fresh start made (data-snapshot: "stored" or "failed"); docs/automation.md.
 const started = { start: null, snapshot: null };
@@ -114,13 +114,6 @@ function keepOffline() {
     return;
   }
   container.register(new URL("./sw.js", import.meta.url)).catch(() => {}); // the page works without
-}
-
-// ?nosnapshot (and ?nosw, which turns off every stored start) reach the worker in its
-// name: no memory snapshot is read or made then, and a stored one is dropped.
-function workerName() {
-  const params = new URLSearchParams(location.search);
-  return params.has("nosnapshot") || params.has("nosw") ? "subword-lab nosnapshot" : "subword-lab";
 }
 
 // The automation contract (docs/automation.md). Stable: add, never change.

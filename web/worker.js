@@ -72,8 +72,8 @@ async function startPyodide(options = {}) {
 }
 
 // The stored memory snapshot (web/lib/snapshot.js): on unless the page said ?nosnapshot
-// or ?nosw (the worker's name then says "nosnapshot"; its address may be the service
-// worker's copy, without the query), and only where the build names a snapshot key.
+// or ?nosw (the worker's name then says "nosnapshot", web/lib/engine.js), and only where
+// the build names a snapshot key.
 const snapshotsOn = !/\bnosnapshot\b/.test(self.name || "");
 let snapshotKey = null;
 

@@ -9,12 +9,19 @@ import { RegexWatch, regexMessage } from "./regex-watch.js";
 
 const BUSY_AFTER_MS = 300; // a Stop control shows once a request has taken this long
 
+// The worker's name says "nosnapshot" when the page's address has ?nosnapshot or ?nosw:
+// web/worker.js then neither reads nor makes a memory snapshot (its own address may be
+// the service worker's copy, without the query, so the name carries it).
+function workerName() {
+  const params = new URLSearchParams(globalThis.location ? location.search : "");
+  return params.has("nosnapshot") || params.has("nosw") ? "subword-lab nosnapshot" : "subword-lab";
+}
+
 export class Engine {
   // timeouts: ms per command before the worker counts as stuck and is restarted.
-  // name: the worker's name (web/worker.js reads "nosnapshot" in it).
-  constructor(workerUrl, { timeouts = { default: 20000, openPreset: 60000, openFile: 60000 }, name } = {}) {
+  constructor(workerUrl, { timeouts = { default: 20000, openPreset: 60000, openFile: 60000 } } = {}) {
     this.url = workerUrl;
-    this.name = name;
+    this.name = workerName();
     this.timeouts = timeouts;
     this.nextId = 1;
     this.pending = new Map();

@@ -329,6 +329,18 @@ def service_worker_files(out: Path) -> list[str]:
     return files
 
 
+def snapshot_key(out: Path) -> str:
+    """What a memory snapshot made in the browser depends on (web/lib/snapshot.js): the
+    Pyodide runtime and micropip, our wheel, and the worker code that starts them. A new
+    key makes the page start fresh once and store a new snapshot."""
+    digest = hashlib.sha256()
+    parts = sorted(out.glob("pyodide/*")) + sorted(out.glob("wheels/*.whl")) + [
+        out / "worker.js", out / "lib" / "snapshot.js"]
+    for path in parts:
+        digest.update(path.relative_to(out).as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
 def write_service_worker(out: Path) -> str:
     """Fill in sw.js's file list and the build's hash (a new hash: a new cache)."""
     files = service_worker_files(out)
@@ -383,6 +395,7 @@ def build() -> Path:
         "wheel_sha256": sha256(wheel.read_bytes()),
         "micropip": pyodide["micropip"],
         "pyodide": json.loads((PYODIDE_PKG / "package.json").read_text())["version"],
+        "snapshot_key": snapshot_key(tmp),
     }
     (tmp / "build.json").write_text(json.dumps(build_info, indent=1))
     write_service_worker(tmp)

@@ -8,8 +8,10 @@ Measures, with a fresh browser context (empty cache) for every first visit:
     the service worker's requests count too, compressed as served), as a ratio;
   - when the default text's tokens were first on screen, and the layout shift
     (PerformanceObserver "layout-shift", the CLS sum) until a second after ready;
-  - a second visit in the same browser context (HTTP cache, service worker): its
-    ready time and the bytes it fetched again;
+  - a second visit in the same browser context (HTTP cache, service worker, the
+    memory snapshot the first visit stored): its ready time and the bytes it fetched
+    again, against a second visit of the bare page (HTTP cache) in the same run; and
+    the snapshot's size and the time to make it (before ready) and to store it (idle);
   - the time until the interface is drawn (first contentful paint) and wired;
   - a key pressed in a 10 KB text until its tokens are painted, for each preset, with
     the caret at the end, in the middle and at the start of the text; and the longest
@@ -130,6 +132,9 @@ def visit(page, url, mark):
     if mark == "subwordlab:ready":
         page.evaluate("async () => await window.subwordLab.settled()")
     page.wait_for_timeout(1000)  # a layout shift just after ready still counts
+    if mark == "subwordlab:ready" and page.evaluate("window.subwordLab.started().start") == "fresh":
+        # A fresh start stores its memory snapshot once the page is idle; the next visit needs it.
+        page.wait_for_selector("html[data-snapshot]", state="attached", timeout=180_000)
     # A service worker that caches the site finishes its install before it counts as ready.
     page.evaluate("""async () => { if (navigator.serviceWorker && navigator.serviceWorker.controller === null
         && (await navigator.serviceWorker.getRegistration())) await navigator.serviceWorker.ready; }""")
@@ -143,6 +148,8 @@ def visit(page, url, mark):
                 tokens: s.tokens, cls: s.cls, shifts: s.shifts};
     }""", mark)
     timings["bytes"] = sent_since(before)
+    if mark == "subwordlab:ready":
+        timings["started"] = page.evaluate("window.subwordLab.started()")
     return timings
 
 
@@ -243,6 +250,7 @@ def start_report(ours, bare):
     med = statistics.median
     first = [runs[0] for runs in ours]
     second = [runs[1] for runs in ours if len(runs) > 1]
+    bare_second = [runs[1] for runs in bare if len(runs) > 1]
     bare_ready = med(r[0]["ready"] for r in bare)
     bare_bytes = med(r[0]["bytes"] for r in bare)
     row = {
@@ -261,6 +269,16 @@ def start_report(ours, bare):
         row["second_ready_ms"] = med(t["ready"] for t in second)
         row["second_bytes"] = med(t["bytes"] for t in second)
         row["second_ratio"] = row["second_ready_ms"] / bare_ready
+        row["second_starts"] = [t["started"]["start"] for t in second]
+    if bare_second:
+        row["bare_second_ready_ms"] = med(t["ready"] for t in bare_second)
+        row["bare_second_bytes"] = med(t["bytes"] for t in bare_second)
+    if second and bare_second:
+        row["second_ratio_to_bare_second"] = row["second_ready_ms"] / row["bare_second_ready_ms"]
+    made = [t["started"]["snapshot"] for t in first if (t["started"]["snapshot"] or {}).get("state") == "stored"]
+    if made:
+        row["snapshot"] = {k: med(m[k] for m in made) for k in ("size", "stored", "makeMs", "storeMs")}
+        row["snapshot"]["make_ratio_to_bare_ready"] = row["snapshot"]["makeMs"] / bare_ready
     print(f"\nSubword Lab page, headless Chromium, median of {len(first)} cold loads")
     print(f"{'measure':<50}{'value':>12}{'÷ bare':>9}")
     print(f"{'bare Pyodide page: navigation to ready (ms)':<50}{bare_ready:>12.0f}{1:>9.2f}")
@@ -274,6 +292,18 @@ def start_report(ours, bare):
         print(f"{'Subword Lab: second visit, ready (ms)':<50}{row['second_ready_ms']:>12.0f}{row['second_ratio']:>9.2f}")
         print(f"{'Subword Lab: second visit, bytes sent':<50}{row['second_bytes']:>12,.0f}"
               f"{row['second_bytes'] / bare_bytes:>9.2f}")
+    if bare_second:
+        print(f"{'bare Pyodide page: second visit, ready (ms)':<50}{row['bare_second_ready_ms']:>12.0f}"
+              f"{row['bare_second_ready_ms'] / bare_ready:>9.2f}")
+    if second and bare_second:
+        print(f"{'second visit: Subword Lab ÷ bare second visit':<50}{'':>12}"
+              f"{row['second_ratio_to_bare_second']:>9.2f}   (started: {', '.join(row['second_starts'])})")
+    if made:
+        snap = row["snapshot"]
+        print(f"{'memory snapshot: made before ready (ms)':<50}{snap['makeMs']:>12.0f}"
+              f"{snap['make_ratio_to_bare_ready']:>9.2f}")
+        print(f"{'memory snapshot: gzip + Cache API, when idle (ms)':<50}{snap['storeMs']:>12.0f}")
+        print(f"{'memory snapshot: bytes (kept gzipped)':<50}{snap['size']:>12,.0f}   ({snap['stored']:,.0f} gzip)")
     print(f"{'Subword Lab: layout shift (CLS, worst load)':<50}{row['cls']:>12.3f}")
     print(f"{'Subword Lab: first contentful paint (ms)':<50}{row['first_paint_ms']:>12.0f}")
     print(f"{'Subword Lab: interface drawn and wired (ms)':<50}{row['interface_ms']:>12.0f}")
@@ -299,7 +329,7 @@ def main() -> int:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=ARGS)
         ours, bare = [], []
         for _ in range(ROUNDS if "load" in PARTS else 0):  # interleaved, so drift hits both alike
-            bare.append(load_once(browser, f"{url}/bench/bare.html", "bare:ready"))
+            bare.append(load_once(browser, f"{url}/bench/bare.html", "bare:ready", visits=2))
             ours.append(load_once(browser, f"{url}/", "subwordlab:ready", visits=2))
         keys, base_keys = {}, {}
         for preset in (KEY_PRESETS if "keys" in PARTS else ()):

@@ -18,6 +18,11 @@ translate(document);
 bindLanguageSelect();
 
 const engine = new Engine(new URL("./worker.js", import.meta.url));
+// How Python started (data-start: "snapshot" or "fresh") and what became of the snapshot
+// a fresh start made (data-snapshot: "stored" or "failed"); docs/automation.md.
+const started = { start: null, snapshot: null };
+engine.ready.then((versions) => { started.start = root.dataset.start = versions.start; }, () => {});
+engine.onSnapshot((report) => { started.snapshot = report; root.dataset.snapshot = report.state; });
 const STAGES = ["runtime", "python", "install"];
 
 function showStage(stage, detail) {
@@ -138,4 +143,6 @@ window.subwordLab = {
   // Stop what Python is doing now; resolves true if something was stopped.
   cancel: () => Promise.resolve(engine.cancel()),
   restarts: () => engine.restarts,
+  // {start: "snapshot"|"fresh", snapshot: {state, size, stored, makeMs, storeMs} | null}
+  started: () => ({ ...started }),
 };

@@ -8,7 +8,12 @@
 //   worker -> page   {type: "regex", phase: "start", pattern, field, file, size, digest, key}
 //                    {type: "regex", phase: "end"}       around a user regex's match that
 //                    Python cannot time here (core/regex_guard.py): the page's watchdog
+//   worker -> page   {type: "snapshot", state: "stored", size, stored, makeMs, storeMs}
+//                    | {type: "snapshot", state: "failed", reason}   after a fresh start:
+//                    what became of the memory snapshot for the next one (lib/snapshot.js);
+//                    the "ready" status's detail says how this one started: start "snapshot" | "fresh"
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, writeSnapshot } from "./lib/snapshot.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const status = (stage, detail) => postMessage({ type: "status", stage, detail });
@@ -51,7 +56,7 @@ function wasmFailure() {
   return { failed, restore: () => { console.warn = warn; } };
 }
 
-async function startPyodide() {
+async function startPyodide(options = {}) {
   const watch = wasmFailure();
   try {
     return await Promise.race([watch.failed, loadPyodide({
@@ -59,18 +64,43 @@ async function startPyodide() {
       fsInit: () => status("python"),
       stdout: () => {},
       stderr: () => {},
+      ...options,
     })]);
   } finally {
     watch.restore();
   }
 }
 
+// The stored memory snapshot (web/lib/snapshot.js): on unless the page said ?nosnapshot
+// or ?nosw (the worker's name then says "nosnapshot", web/lib/engine.js), and only where
+// the build names a snapshot key.
+const snapshotsOn = !/\bnosnapshot\b/.test(self.name || "");
+let snapshotKey = null;
+
 async function boot() {
   status("runtime");
+  const entry = snapshotsOn ? findSnapshot().catch(() => null) : dropSnapshots().then(() => null, () => null);
   const build = await (await fetch(here("./build.json"))).json();
+  snapshotKey = snapshotsOn ? build.snapshot_key ?? null : null;
   // Our wheel downloads while the runtime downloads and starts.
   const wheelBytes = fetchBytes(here(`./${build.wheel}`));
-  const pyodide = await startPyodide();
+  wheelBytes.catch(() => {}); // awaited below; a failure is reported there
+  const stored = await readSnapshot(await entry, import.meta.url, snapshotKey)
+    .catch(() => dropSnapshots().then(() => null, () => null)); // unreadable: forget it
+  if (stored) {
+    try {
+      return await bootFromSnapshot(stored, build, wheelBytes);
+    } catch {
+      // A snapshot that does not start (damaged, another runtime): forget it, start fresh.
+      await dropSnapshots().catch(() => {});
+    }
+  }
+  return bootFresh(build, wheelBytes);
+}
+
+async function bootFresh(build, wheelBytes) {
+  // _makeSnapshot only records how Python reaches JS globals, so the memory can be copied.
+  const pyodide = await startPyodide(snapshotKey ? { _makeSnapshot: true } : {});
   status("install");
   if (!build.micropip) throw new Error("micropip's wheel is missing from this build (see build.py's log)");
   await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: () => {} });
@@ -90,11 +120,65 @@ json.dumps({"micropip": micropip.__version__, "subword_lab": webapi.version()})
   if (versions.micropip !== build.micropip.version || source !== "default channel") {
     throw new Error(`micropip did not load from this site (version ${versions.micropip}, from ${source})`);
   }
+  // The copy is taken now, before Python holds any JS function (the regex listener below
+  // could not be written into a snapshot); it is stored once the page is idle.
+  if (snapshotKey) pending = takeSnapshot(pyodide);
+  return { ...connect(pyodide), versions: { ...versions, start: "fresh" } };
+}
+
+// Python's memory comes back from the snapshot, but not its files: our package's files
+// are unpacked again where micropip put them, for the modules imported later.
+async function bootFromSnapshot(bytes, build, wheelBytes) {
+  const restore = restoring(bytes);
+  const pyodide = await startPyodide(restore.options);
+  restore.connect(pyodide);
+  status("install");
+  const wheelName = build.wheel.split("/").pop();
+  pyodide.FS.mkdirTree("/tmp/wheels");
+  pyodide.FS.writeFile(`/tmp/wheels/${wheelName}`, await wheelBytes);
+  const checked = pyodide.runPython(`
+import importlib, json, os, sys, zipfile
+import subword_lab, subword_lab.web.api as webapi
+zipfile.ZipFile("/tmp/wheels/${wheelName}").extractall(os.path.dirname(os.path.dirname(subword_lab.__file__)))
+importlib.invalidate_caches()
+json.dumps({"micropip": sys.modules["micropip"].__version__, "subword_lab": webapi.version()})
+`);
+  const versions = JSON.parse(checked);
+  if (versions.micropip !== build.micropip.version) throw new Error("the snapshot holds another micropip");
+  return { ...connect(pyodide), versions: { ...versions, start: "snapshot" } };
+}
+
+function connect(pyodide) {
   const webapi = pyodide.pyimport("subword_lab.web.api");
   const guard = pyodide.pyimport("subword_lab.core.regex_guard");
   guard.set_listener(regexStep);
   guard.destroy();
-  return { pyodide, webapi, versions };
+  return { pyodide, webapi };
+}
+
+// ---- the snapshot of a fresh start: copied at once, stored when no command has come
+// for a while (gzip and the Cache API then compete with nothing the reader waits for).
+let pending = null; // {bytes, makeMs}
+let lastCommand = 0;
+let running = 0;
+const IDLE_MS = 1500;
+
+async function storeWhenIdle() {
+  if (!pending) return;
+  if (pending.error) return postMessage({ type: "snapshot", state: "failed", reason: pending.error });
+  const idle = () => running === 0 && performance.now() - lastCommand >= IDLE_MS;
+  while (!idle()) await new Promise((done) => setTimeout(done, IDLE_MS / 3));
+  const { bytes, makeMs } = pending;
+  pending = null;
+  const start = performance.now();
+  try {
+    const stored = await writeSnapshot(import.meta.url, snapshotKey, bytes);
+    const storeMs = performance.now() - start;
+    postMessage({ type: "snapshot", state: "stored", size: bytes.length, stored, makeMs, storeMs });
+  } catch (error) {
+    await dropSnapshots().catch(() => {}); // quota, or no Cache API here: next start is fresh
+    postMessage({ type: "snapshot", state: "failed", reason: String(error && error.message ? error.message : error) });
+  }
 }
 
 // ---- user regexes: nothing can interrupt Python from inside a worker without
@@ -111,7 +195,7 @@ function regexStep(phase, pattern, field, path, size, digest) {
 
 const engine = boot();
 engine.then(
-  ({ versions }) => status("ready", versions),
+  ({ versions }) => { status("ready", versions); storeWhenIdle(); },
   (error) => status("error", { message: String(error && error.message ? error.message : error) }),
 );
 
@@ -234,6 +318,7 @@ function errorOf(error) {
 
 self.onmessage = async (event) => {
   const { id, cmd, args } = event.data || {};
+  running += 1;
   try {
     const ready = await engine;
     const fn = commands[cmd];
@@ -244,5 +329,8 @@ self.onmessage = async (event) => {
     postMessage({ id, ok: true, result });
   } catch (error) {
     postMessage({ id, ok: false, error: errorOf(error) });
+  } finally {
+    running -= 1;
+    lastCommand = performance.now();
   }
 };

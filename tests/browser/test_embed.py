@@ -422,6 +422,12 @@ def test_default_widget_shows_its_tokens_before_python(visit, host, gpt2_tiktoke
     page = visit(f"{host}/default.html")
     chips = page.locator("#plain [data-testid=token]")
     chips.first.wait_for(timeout=30_000)
+    # The worker asks for the runtime once it has looked for a stored memory snapshot
+    # (web/lib/snapshot.js), which may come after the chips: wait for the held request.
+    for _ in range(300):
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert page.get_attribute("#plain", "data-state") == "loading" and held
     text = page.locator("#plain [data-testid=embed-text]").input_value()
     ids = [int(chip.get_attribute("data-token-id")) for chip in chips.all()]

@@ -9,10 +9,19 @@ import { RegexWatch, regexMessage } from "./regex-watch.js";
 
 const BUSY_AFTER_MS = 300; // a Stop control shows once a request has taken this long
 
+// The worker's name says "nosnapshot" when the page's address has ?nosnapshot or ?nosw:
+// web/worker.js then neither reads nor makes a memory snapshot (its own address may be
+// the service worker's copy, without the query, so the name carries it).
+function workerName() {
+  const params = new URLSearchParams(globalThis.location ? location.search : "");
+  return params.has("nosnapshot") || params.has("nosw") ? "subword-lab nosnapshot" : "subword-lab";
+}
+
 export class Engine {
   // timeouts: ms per command before the worker counts as stuck and is restarted.
   constructor(workerUrl, { timeouts = { default: 20000, openPreset: 60000, openFile: 60000 } } = {}) {
     this.url = workerUrl;
+    this.name = workerName();
     this.timeouts = timeouts;
     this.nextId = 1;
     this.pending = new Map();
@@ -20,6 +29,7 @@ export class Engine {
     this.eventListeners = new Set();
     this.busyListeners = new Set();
     this.restoreListeners = new Set();
+    this.snapshotListeners = new Set();
     this.journal = new Map(); // what to replay on a new worker: key -> {cmd, args}
     this.hung = []; // the regex matches a worker was ended for: {pattern, digest, seconds}
     this.watch = new RegexWatch((match) => this.regexStuck(match));
@@ -30,7 +40,7 @@ export class Engine {
   }
 
   boot() {
-    this.worker = new Worker(this.url, { type: "module" });
+    this.worker = new Worker(this.url, { type: "module", name: this.name });
     this.booted = new Promise((resolve, reject) => { this.bootDone = { resolve, reject }; });
     this.booted.catch(() => {});
     if (!this.ready) this.ready = this.booted; // the first start is the page's readiness
@@ -45,6 +55,7 @@ export class Engine {
     if (data.type === "status") return this.setStage(data.stage, data.detail);
     if (data.type === "events") return this.eventListeners.forEach((fn) => fn(data.batch));
     if (data.type === "regex") return this.watch.receive(data);
+    if (data.type === "snapshot") return this.snapshotListeners.forEach((fn) => fn(data));
     const entry = this.pending.get(data.id);
     if (!entry) return;
     this.settle(data.id);
@@ -65,6 +76,9 @@ export class Engine {
   onBusy(fn) { this.busyListeners.add(fn); }
   // fn({reason, message}): a new worker is up again with the page's tokenizers reopened.
   onRestored(fn) { this.restoreListeners.add(fn); }
+  // fn({state: "stored"|"failed", size, stored, makeMs, storeMs}): what became of the
+  // memory snapshot a fresh start made (web/lib/snapshot.js).
+  onSnapshot(fn) { this.snapshotListeners.add(fn); }
 
   // timeout: ms before the worker counts as stuck (default: this.timeouts; 0: never, for
   // work the user watches and can stop, such as training).

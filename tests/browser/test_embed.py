@@ -414,6 +414,16 @@ def test_the_full_page_says_when_python_cannot_start(browser, broken_site):
         context.close()
 
 
+def wait_for_held(page, held):
+    """Python is held back once its runtime was asked for; the worker asks after it has
+    looked for a stored memory snapshot (web/lib/snapshot.js), maybe after the first paint."""
+    for _ in range(300):
+        if held:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the runtime was never asked for")
+
+
 def test_default_widget_shows_its_tokens_before_python(visit, host, gpt2_tiktoken):
     """The tokenize widget's default text in GPT-2 is drawn from the build's precomputed
     answer while Python is held back (its WebAssembly never arrives), on another origin."""
@@ -424,11 +434,8 @@ def test_default_widget_shows_its_tokens_before_python(visit, host, gpt2_tiktoke
     chips.first.wait_for(timeout=30_000)
     # The worker asks for the runtime once it has looked for a stored memory snapshot
     # (web/lib/snapshot.js), which may come after the chips: wait for the held request.
-    for _ in range(300):
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert page.get_attribute("#plain", "data-state") == "loading" and held
+    wait_for_held(page, held)
+    assert page.get_attribute("#plain", "data-state") == "loading"
     text = page.locator("#plain [data-testid=embed-text]").input_value()
     ids = [int(chip.get_attribute("data-token-id")) for chip in chips.all()]
     import tiktoken
@@ -453,7 +460,8 @@ def test_views_arrive_in_one_round_trip_and_leave_the_host_head_alone(visit, hos
     visit.context.route("**/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
     page = visit(f"{host}/views.html")
     page.locator("#train [data-testid=vocab-item]").first.wait_for(timeout=30_000)
-    assert page.get_attribute("#train", "data-state") == "loading" and held
+    assert page.get_attribute("#train", "data-state") == "loading"
+    wait_for_held(page, held)
     source = (build.DIST / "lib" / "view-modules.js").read_text(encoding="utf-8")
     listed = json.loads(re.search(r"const VIEW_MODULES = (\{.*?\});", source).group(1))
     assert set(listed) == {"train", "encode", "pipeline", "compare"}
@@ -467,8 +475,9 @@ def test_views_arrive_in_one_round_trip_and_leave_the_host_head_alone(visit, hos
     fetched = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
     views = {url for url in fetched if url.startswith(site) and url.endswith(".js")
              and "/pyodide/" not in url and not url.endswith("/worker.js")}
-    # What a view imports with import() when asked (an algorithm's renderer) is not listed.
-    lazily = {f"{site}/{rel}" for entry in ("views/train/unigram.js", "views/encode/wordpiece.js")
+    # What a view imports with import() when asked (an algorithm's renderer) is not listed,
+    # nor the worker's own graph.
+    lazily = {f"{site}/{rel}" for entry in ("views/train/unigram.js", "views/encode/wordpiece.js", "worker.js")
               for rel in module_graph.closure(build.DIST / entry, build.DIST)}
     assert views - lazily <= wanted, sorted(views - lazily - wanted)
     assert page.evaluate("document.head.querySelectorAll('link[rel=stylesheet]').length") == 0

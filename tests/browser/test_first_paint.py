@@ -136,7 +136,8 @@ def test_a_link_to_the_train_view_asks_for_its_modules_at_once(app):
     origin = page.evaluate("location.origin")
     modules = {url[len(origin) + 1:] for url in fetched
                if url.startswith(origin) and url.endswith(".js")
-               and "/pyodide/" not in url and not url.endswith("/worker.js")}
+               and "/pyodide/" not in url}
     later = set(module_graph.closure(build.DIST / "share.js", build.DIST))  # import() after first paint
+    later |= set(module_graph.closure(build.DIST / "worker.js", build.DIST))  # the worker's own graph
     assert modules - later <= preloaded | set(listed["train"]), sorted(modules - later - preloaded - set(listed["train"]))
     release(app, held)

@@ -1,4 +1,6 @@
-"""The cyclic garbage collector held off while a file is read into a tokenizer.
+"""The cyclic garbage collector held off while a file is read into a tokenizer, and
+while BPE and WordPiece learn (their merge loop makes tens of thousands of sets and
+tuples and no cycle: about a tenth of a BPE run went to collections).
 
 Reading a big vocabulary makes hundreds of thousands of lists, tuples and dicts
 in a few passes; each batch of new containers sets off a collection, and the

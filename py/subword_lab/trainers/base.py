@@ -7,9 +7,7 @@ learns a vocabulary from the counts (`train`) and fills the tokenizer's model.
 """
 from __future__ import annotations
 
-import gc
 from collections import Counter
-from contextlib import contextmanager
 from itertools import chain
 
 from ..core.errors import SubwordLabError
@@ -136,20 +134,6 @@ class Trainer:
         if not self.words:
             raise SubwordLabError("the corpus is empty: no words to train on "
                                   "(after normalization and pre-tokenization)")
-
-
-@contextmanager
-def collector_paused():
-    """Pause the cyclic garbage collector for a training run. The merge loop makes
-    tens of thousands of sets and tuples and no reference cycle: every collection
-    those allocations trigger walks them for nothing (about a tenth of a BPE run)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def refill_model(model, new_model):

@@ -6,7 +6,8 @@ pairs (`_engine`), how two tokens merge (`_merged`), and what model it fills.
 from __future__ import annotations
 
 from ..core.errors import SubwordLabError
-from .base import (Trainer, as_added_tokens, collector_paused, refill_model,
+from ..core.gc_pause import gc_paused
+from .base import (Trainer, as_added_tokens, refill_model,
                    special_added_tokens, special_token_contents)
 from .merging import MASK, SHIFT, Vocab
 
@@ -204,7 +205,7 @@ class MergeTrainer(Trainer):
     def train(self, model=None, on_event=None):
         """Train, fill `model` in place (a fresh one when None) and return the
         special tokens the tokenizer must add, as tokenizers' trainers do."""
-        with collector_paused():
+        with gc_paused():  # no cycles in the merge loop: collections would walk it for nothing
             result = self._learn(on_event)
         self.trained_model = self._fill_model(model, result)
         return as_added_tokens(self.special_tokens)

@@ -177,7 +177,7 @@ async function storeWhenIdle() {
     postMessage({ type: "snapshot", state: "stored", size: bytes.length, stored, makeMs, storeMs });
   } catch (error) {
     await dropSnapshots().catch(() => {}); // quota, or no Cache API here: next start is fresh
-    postMessage({ type: "snapshot", state: "failed", reason: String(error && error.message ? error.message : error) });
+    postMessage({ type: "snapshot", state: "failed", reason: messageOf(error) });
   }
 }
 
@@ -196,7 +196,7 @@ function regexStep(phase, pattern, field, path, size, digest) {
 const engine = boot();
 engine.then(
   ({ versions }) => { status("ready", versions); storeWhenIdle(); },
-  (error) => status("error", { message: String(error && error.message ? error.message : error) }),
+  (error) => status("error", { message: messageOf(error) }),
 );
 
 // ---- commands: each is a small function of the Python facade (subword_lab.web.api).
@@ -299,10 +299,14 @@ function deepError(name, data) {
     `(tokenizers reads at most ${MAX_JSON_DEPTH} levels of lists and objects)`);
 }
 
+function messageOf(error) {
+  return String(error && error.message ? error.message : error);
+}
+
 function errorOf(error) {
   // A Python exception arrives as a PythonError whose message ends with the
   // traceback; the last line ("SubwordLabError: file: field: what") is the story.
-  const text = String(error && error.message ? error.message : error);
+  const text = messageOf(error);
   const lines = text.trim().split("\n");
   const last = lines[lines.length - 1] || text;
   // Pyodide's PythonError knows the exception's class (RegexTooSlow ends in neither word).

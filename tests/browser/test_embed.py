@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import re
 import threading
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import build
 from subword_lab.web import api as webapi
 from shots import shot_path  # noqa: E402
 import module_graph  # noqa: E402  (tools/module_graph.py)
+from modules_seen import fetched_modules, view_modules  # noqa: E402
 
 
 HEIGHT_SNIPPET = """
@@ -462,22 +462,19 @@ def test_views_arrive_in_one_round_trip_and_leave_the_host_head_alone(visit, hos
     page.locator("#train [data-testid=vocab-item]").first.wait_for(timeout=30_000)
     assert page.get_attribute("#train", "data-state") == "loading"
     wait_for_held(page, held)
-    source = (build.DIST / "lib" / "view-modules.js").read_text(encoding="utf-8")
-    listed = json.loads(re.search(r"const VIEW_MODULES = (\{.*?\});", source).group(1))
+    listed = view_modules()
     assert set(listed) == {"train", "encode", "pipeline", "compare"}
     # embed.js's own static graph arrives before any widget starts.
-    own = {f"{site}/{rel}" for rel in module_graph.closure(build.DIST / "embed.js", build.DIST)}
-    wanted = own | {f"{site}/{rel}" for modules in listed.values() for rel in modules}
+    wanted = set(module_graph.closure(build.DIST / "embed.js", build.DIST))
+    wanted |= {rel for modules in listed.values() for rel in modules}
     for route in held:
         route.continue_()
     for name in ("train", "encode", "pipeline", "compare"):
         ready(page, f"#{name}")
-    fetched = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
-    views = {url for url in fetched if url.startswith(site) and url.endswith(".js")
-             and "/pyodide/" not in url and not url.endswith("/worker.js")}
+    views = fetched_modules(page, site)
     # What a view imports with import() when asked (an algorithm's renderer) is not listed,
     # nor the worker's own graph.
-    lazily = {f"{site}/{rel}" for entry in ("views/train/unigram.js", "views/encode/wordpiece.js", "worker.js")
+    lazily = {rel for entry in ("views/train/unigram.js", "views/encode/wordpiece.js", "worker.js")
               for rel in module_graph.closure(build.DIST / entry, build.DIST)}
     assert views - lazily <= wanted, sorted(views - lazily - wanted)
     assert page.evaluate("document.head.querySelectorAll('link[rel=stylesheet]').length") == 0

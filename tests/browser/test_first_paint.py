@@ -115,11 +115,9 @@ def test_a_link_to_the_train_view_asks_for_its_modules_at_once(app):
     and every module it fetched is either preloaded by index.html (app.js's graph) or on
     the train view's list in lib/view-modules.js (both written by build.py): none came a
     round trip later because an import form went unseen."""
-    import json
-    import re
-
     import build
     import module_graph
+    from modules_seen import fetched_modules, preloaded_modules, view_modules
 
     held = hold_python(app)
     page = app.page
@@ -127,16 +125,10 @@ def test_a_link_to_the_train_view_asks_for_its_modules_at_once(app):
     page.locator("[data-testid=vocab-item]").first.wait_for(timeout=30_000)
     # (The wasm may come from this context's cache, unheld: Python is still far from ready.)
     assert page.evaluate("document.documentElement.dataset.engine") == "loading"
-    source = (build.DIST / "lib" / "view-modules.js").read_text(encoding="utf-8")
-    listed = json.loads(re.search(r"const VIEW_MODULES = (\{.*?\});", source).group(1))
-    html = (build.DIST / "index.html").read_text(encoding="utf-8")
-    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    listed = view_modules()
+    preloaded = preloaded_modules()
     assert preloaded == set(module_graph.closure(build.DIST / "app.js", build.DIST))
-    fetched = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
-    origin = page.evaluate("location.origin")
-    modules = {url[len(origin) + 1:] for url in fetched
-               if url.startswith(origin) and url.endswith(".js")
-               and "/pyodide/" not in url}
+    modules = fetched_modules(page, page.evaluate("location.origin"))
     later = set(module_graph.closure(build.DIST / "share.js", build.DIST))  # import() after first paint
     later |= set(module_graph.closure(build.DIST / "worker.js", build.DIST))  # the worker's own graph
     assert modules - later <= preloaded | set(listed["train"]), sorted(modules - later - preloaded - set(listed["train"]))

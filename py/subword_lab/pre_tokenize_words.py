@@ -88,23 +88,15 @@ def _kept_matches(pattern):
 
 def _kept_gaps(pattern):
     """split(pattern, "removed"): the non-empty text between matches."""
-    finditer = pattern.finditer
-
-    def words(text):
-        out, prev = [], 0
-        for m in finditer(text):
-            start, end = m.span()
-            if prev < start:
-                out.append(text[prev:start])
-            prev = end
-        if prev < len(text):
-            out.append(text[prev:])
-        return out
-    return words
+    return _split_around(pattern, keep_matches=False)
 
 
 def _isolated(pattern):
     """split(pattern, "isolated"): matches and the text between them, non-empty."""
+    return _split_around(pattern, keep_matches=True)
+
+
+def _split_around(pattern, keep_matches):
     finditer = pattern.finditer
 
     def words(text):
@@ -113,7 +105,7 @@ def _isolated(pattern):
             start, end = m.span()
             if prev < start:
                 out.append(text[prev:start])
-            if start < end:
+            if keep_matches and start < end:
                 out.append(text[start:end])
             prev = end
         if prev < len(text):

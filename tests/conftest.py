@@ -70,6 +70,12 @@ def botchan_bpe_model(asset_paths):
 
 
 @pytest.fixture(scope="session")
+def book(botchan_txt) -> str:
+    """botchan.txt as the page reads a pasted or dropped file: CRLF line ends kept."""
+    return botchan_txt.read_bytes().decode("utf-8")
+
+
+@pytest.fixture(scope="session")
 def botchan_lines(botchan_txt):
     return botchan_txt.read_text(encoding="utf-8").splitlines()
 

@@ -10,34 +10,18 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import subword_lab
-from tools import assets
+from opened_files import opened
 from subword_lab.web import api
 from subword_lab.web.count import Counter, whole_count
 
 FILES = ["gpt2.tiktoken", "bert-base-uncased.tokenizer.json", "botchan_en_unigram_1000.model",
          "botchan_en_bpe_1000.model", "cl100k_base.tiktoken", "llama2.tokenizer.json",
          "gemma.tokenizer.json", "kyoto_ja_unigram_8000.model"]
-_cache = {}
-
-
-def tokenizer(asset_paths, name):
-    if name not in _cache:
-        tok = subword_lab.load(str(assets.fetch([name], quiet=True)[name]))
-        for method in ("no_truncation", "no_padding"):
-            getattr(tok, method, lambda: None)()
-        _cache[name] = tok
-    return _cache[name]
-
-
-@pytest.fixture(scope="module")
-def book(botchan_txt):
-    return botchan_txt.read_bytes().decode("utf-8")  # as the page reads it: CRLF kept
 
 
 @pytest.mark.parametrize("name", FILES)
 def test_slices_add_up_to_the_whole_text(asset_paths, book, name):
-    tok = tokenizer(asset_paths, name)
+    tok = opened(name)
     text = book if name in FILES[:3] else book[:60000]
     counter = Counter(tok, text, slice_chars=1500)
     assert counter.run() == len(tok.encode(text).ids)
@@ -48,7 +32,7 @@ def test_slices_add_up_to_the_whole_text(asset_paths, book, name):
 def test_a_pipeline_that_merges_across_spaces_is_never_cut(asset_paths, book):
     # llama2's tokenizer.json has no pre-tokenizer and prepends "▁" to the text:
     # every cut changes the tokens at it, so the local test refuses them all.
-    counter = Counter(tokenizer(asset_paths, "llama2.tokenizer.json"), book[:20000], slice_chars=1000)
+    counter = Counter(opened("llama2.tokenizer.json"), book[:20000], slice_chars=1000)
     counter.run()
     assert counter.cuts == []
 
@@ -57,11 +41,11 @@ def test_counts_agree_with_the_reference_libraries(bert_json, gpt2_tiktoken, ass
     tokenizers = pytest.importorskip("tokenizers")
     bert = tokenizers.Tokenizer.from_file(str(bert_json))
     bert.no_truncation()
-    assert whole_count(tokenizer(asset_paths, "bert-base-uncased.tokenizer.json"), book) \
+    assert whole_count(opened("bert-base-uncased.tokenizer.json"), book) \
         == len(bert.encode(book).ids)
     import sentencepiece
     sp = sentencepiece.SentencePieceProcessor(model_file=str(asset_paths["botchan_en_unigram_1000.model"]))
-    assert whole_count(tokenizer(asset_paths, "botchan_en_unigram_1000.model"), book) == len(sp.encode(book))
+    assert whole_count(opened("botchan_en_unigram_1000.model"), book) == len(sp.encode(book))
 
 
 ALPHABET = st.sampled_from(list("ab XYZ.,'-\n\t\r 0123 ééñ日本語👍\u0301 [CLS][SEP]<s></s>▁"))
@@ -72,7 +56,7 @@ TEXTS = st.lists(ALPHABET, max_size=300).map("".join)
 @settings(max_examples=60, deadline=None)
 @given(text=TEXTS, slice_chars=st.integers(1, 40))
 def test_any_text_any_slice_size(asset_paths, name, text, slice_chars):
-    tok = tokenizer(asset_paths, name)
+    tok = opened(name)
     assert whole_count(tok, text, slice_chars) == len(tok.encode(text).ids)
 
 

@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-import subword_lab
-from tools import assets
+from opened_files import opened
 from subword_lab.web import api, live
 from subword_lab.web.live import LiveText
 from subword_lab.web.registry import REGISTRY
@@ -16,22 +15,7 @@ from subword_lab.web.registry import REGISTRY
 FILES = ["gpt2.tiktoken", "bert-base-uncased.tokenizer.json", "botchan_en_unigram_1000.model",
          "botchan_en_bpe_1000.model", "o200k_base.tiktoken", "mistral.tokenizer.model.v3",
          "llama2.tokenizer.json", "kyoto_ja_unigram_8000.model"]
-_cache = {}
 INSERTS = ["a", " ", "x ", "\n", "Zürich, ", "  ", "<|endoftext|>", "[CLS]", "🙂", "的 ", "don't", "1234"]
-
-
-def tokenizer(name):
-    if name not in _cache:
-        tok = subword_lab.load(str(assets.fetch([name], quiet=True)[name]))
-        for method in ("no_truncation", "no_padding"):
-            getattr(tok, method, lambda: None)()
-        _cache[name] = tok
-    return _cache[name]
-
-
-@pytest.fixture(scope="module")
-def book(botchan_txt):
-    return botchan_txt.read_bytes().decode("utf-8")  # CRLF kept, as the page reads it
 
 
 def edits(text, rng, n):
@@ -57,7 +41,7 @@ def fresh(tok, text):
 
 @pytest.mark.parametrize("name", FILES)
 def test_every_edit_gives_the_texts_own_encoding(book, name):
-    tok = tokenizer(name)
+    tok = opened(name)
     rng = random.Random(name)
     state = LiveText(tok)
     start = rng.randrange(0, 200000)
@@ -73,7 +57,7 @@ def test_every_edit_gives_the_texts_own_encoding(book, name):
 
 
 def test_post_processor_tokens_stay_at_the_ends(book):
-    tok = tokenizer("bert-base-uncased.tokenizer.json")
+    tok = opened("bert-base-uncased.tokenizer.json")
     state = LiveText(tok)
     assert (state.pre, state.post) == (1, 1)  # [CLS] ... [SEP]
     state.update(book[:3000])
@@ -103,7 +87,7 @@ def apply(page, answer):
                                   "botchan_en_unigram_1000.model"])
 def test_the_pages_copy_follows_api_encode(book, name):
     key = f"live-{name}"
-    REGISTRY.add(key, name, tokenizer(name))
+    REGISTRY.add(key, name, opened(name))
     rng = random.Random(7)
     text = "🙂 Emoji first: offsets are UTF-16. " + book[5000:9000]
     page, base = None, None
@@ -126,7 +110,7 @@ def test_the_pages_copy_follows_api_encode(book, name):
 
 def test_a_long_text_is_cut_like_api_encode(book):
     key = "live-window"
-    REGISTRY.add(key, "gpt2", tokenizer("gpt2.tiktoken"))
+    REGISTRY.add(key, "gpt2", opened("gpt2.tiktoken"))
     answer = json.loads(live.encode_live(json.dumps({"key": key, "text": book[:50000], "limit": 20000})))
     want = json.loads(api.encode(key, book[:50000], 20000))
     assert answer["ids"] == want["ids"] and answer["encoded_chars"] == want["encoded_chars"] < 20001

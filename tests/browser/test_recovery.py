@@ -50,7 +50,9 @@ def test_stop_ends_long_work_quickly_and_python_comes_back(app, bert_json, tmp_p
     poll(app, "window.__long.done !== null")
     done = app.page.evaluate("window.__long.done")
     assert done["ok"] is False and done["kind"] == "cancelled"
-    assert done["at"] - clicked < 200, f"stopped after {done['at'] - clicked:.0f} ms"
+    # Stop must not wait for the work: encoding BIG takes Pyodide several seconds even on an
+    # idle machine, so a reply within 1.5 s (generous, for a busy one) can only be the stop.
+    assert done["at"] - clicked < 1500, f"stopped after {done['at'] - clicked:.0f} ms"
     assert "Stopped" in app.page.get_by_test_id("engine-note").inner_text()
 
     # Python comes back with the same tokenizer and text, by itself.

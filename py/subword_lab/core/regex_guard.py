@@ -14,8 +14,8 @@ ways:
    backtracking degree is too high. The published patterns of real tokenizers
    have none of these.
 2. At run time, the patterns that pass get a time limit where Python can enforce
-   one: in CPython's main thread an interval timer (SIGALRM) interrupts a long
-   match, since `re` checks for signals while it backtracks. Texts short enough
+   one: in CPython's main thread an interval timer of CPU time (SIGPROF)
+   interrupts a long match, since `re` checks for signals while it backtracks. Texts short enough
    for the pattern's polynomial degree skip the timer, so the hot path (many
    short pieces) pays nothing. Where there are no signals (other threads,
    Pyodide) nothing can interrupt Python from inside; `set_listener` lets the
@@ -184,20 +184,23 @@ def _on_alarm(signum, frame):
 
 
 def _with_timer(run, limit, error):
-    # An outer timer (ours, nested, or the host program's) is kept and re-armed.
-    previous = signal.signal(signal.SIGALRM, _on_alarm)
-    outer_left, _ = signal.setitimer(signal.ITIMER_REAL, limit)
-    started = time.monotonic()
+    # The limit is CPU time (ITIMER_PROF), not wall-clock time: on a busy machine a
+    # sound pattern on a long text must not be cut short because other programs ran.
+    # An outer profiling timer (ours, nested, or the host program's) is kept and
+    # re-armed; a host's wall-clock timers (SIGALRM) are not touched at all.
+    previous = signal.signal(signal.SIGPROF, _on_alarm)
+    outer_left, _ = signal.setitimer(signal.ITIMER_PROF, limit)
+    started = time.process_time()
     try:
         return run()
     except _Alarm:
         raise error() from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
         if outer_left:
-            left = outer_left - (time.monotonic() - started)
-            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))
+            left = outer_left - (time.process_time() - started)
+            signal.setitimer(signal.ITIMER_PROF, max(left, 1e-6))
 
 
 # --------------------------------------------------------------------------

@@ -111,13 +111,16 @@ def test_byte_fallback_models_match_sentencepiece(trained, botchan_lines, multil
 
 def _general(data):
     """The model as the general reader alone reads it (no runs read at once)."""
-    saved = sentencepiece_model.piece_run, sentencepiece_model.string_run
+    saved = (sentencepiece_model.piece_run, sentencepiece_model.split_run,
+             sentencepiece_model.string_run)
     sentencepiece_model.piece_run = lambda data, pos, end: ([], [], [], pos)
+    sentencepiece_model.split_run = sentencepiece_model.piece_run
     sentencepiece_model.string_run = lambda data, pos, after_key, end: ([], pos)
     try:
         return parse_model(data)
     finally:
-        sentencepiece_model.piece_run, sentencepiece_model.string_run = saved
+        (sentencepiece_model.piece_run, sentencepiece_model.split_run,
+         sentencepiece_model.string_run) = saved
 
 
 def _varint(n):
@@ -134,12 +137,12 @@ def _trainer(*symbols):
 
 
 def _record(piece, score=None, kind=None):
-    body = b"\n" + bytes([len(piece)]) + piece
+    body = b"\n" + _varint(len(piece)) + piece
     if score is not None:
         body += b"\x15" + struct.pack("<f", score)
     if kind is not None:
         body += b"\x18" + bytes([kind])
-    return b"\n" + bytes([len(body)]) + body
+    return b"\n" + _varint(len(body)) + body
 
 
 def _odd_shapes():
@@ -156,6 +159,19 @@ def _odd_shapes():
         "control byte piece": unk + usual + _record(b"\x15", -2.0, 1) + _record(b"w", -1.0),
         "bad length": unk + usual + b"\n\x09\n\x05abc\x15\x00\x00\x00\x00",
         "not utf-8": unk + usual + _record(b"\xff\xfe", -2.0, 1),
+        # what the reader's first pass splits at (score, type, next head) inside a piece
+        "separator in a piece": unk + usual + _record(b"a\x15bcde\x18\x01\n\x05\n\x02", -2.0, 1)
+        + usual.replace(b"p", b"r"),
+        "separator bytes in a score": unk + usual + _record(b"s", struct.unpack(
+            "<f", b"\x15\x00\n\x0b")[0], 1) + usual.replace(b"p", b"r"),
+        "long piece in a run": unk + usual + _record(b"L" * 130, -2.0, 1)
+        + _record(b"M" * 119, -2.5, 1) + usual.replace(b"p", b"r"),
+        "size byte off in a run": unk + usual + b"\n\x0d\n\x03abc\x15\x00\x00\x00\x00\x18\x01"
+        + usual.replace(b"p", b"r"),
+        "length byte off in a run": unk + usual + b"\n\x0c\n\x02abc\x15\x00\x00\x00\x00\x18\x01"
+        + usual.replace(b"p", b"r"),
+        "widths alternating": unk + b"".join(_record(f"t{i}".encode(), -i / 5, 1 if i % 3 else None)
+                                            for i in range(60)),
         "control symbols": unk + usual + _trainer(b"<a>", b"<b>", b"\xe2\x96\x81", b"<c>"),
         "control symbol not utf-8": unk + usual + _trainer(b"<a>", b"<\xff>", b"<c>"),
     }
@@ -175,6 +191,22 @@ def test_piece_runs_read_as_the_general_reader(name):
     assert (got.pieces.texts, got.pieces.scores, got.pieces.types) == \
         (expected.pieces.texts, expected.pieces.scores, expected.pieces.types)
     assert got.trainer_spec == expected.trainer_spec
+
+
+def test_first_run_is_read_by_one_split(request):
+    """Mistral v1 leaves the type out of its NORMAL pieces, v3 has pieces that
+    are a \x15 or \x18 byte: the split reads all but the last piece of each."""
+    import assets  # tools/, on the path from tests/conftest.py
+    from subword_lab.io.sentencepiece_pieces import split_run
+    names = ["mistral.tokenizer.model.v1", "mistral.tokenizer.model.v3"]
+    for name, path in assets.fetch(names, quiet=True).items():
+        data = Path(path).read_bytes()
+        texts, scores, types, stop = split_run(data, 0, len(data))
+        expected = _general(data).pieces
+        assert len(texts) == len(expected) - 1, name
+        assert (texts, scores, types) == (expected.texts[:-1], expected.scores[:-1],
+                                          expected.types[:-1])
+        assert data[stop:].startswith(b"\n")  # the last piece's record
 
 
 def test_string_runs_are_read_at_once():

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..core.errors import SubwordLabError
 from ..core.safe_files import read_bytes  # regular files under the size cap only
-from .sentencepiece_pieces import piece_run, string_run
+from .sentencepiece_pieces import piece_run, split_run, string_run
 
 __all__ = ["SentencePiece", "Pieces", "TrainerSpec", "NormalizerSpec", "ModelProto",
            "parse_model", "read_model", "summary", "PIECE_TYPES", "MODEL_TYPES"]
@@ -213,6 +213,7 @@ class _Reader:
     def message(self, cls, pos, end, where):
         """Parse bytes [pos, end) as a `cls` message."""
         obj, schema = cls(), _SCHEMAS[cls]
+        first_run = True
         while pos < end:
             key_at = pos
             key, pos = self.varint(pos, end, where)
@@ -225,7 +226,13 @@ class _Reader:
                 continue
             attr, kind, repeated = entry
             if kind is SentencePiece:
-                texts, scores, types, pos = piece_run(self.data, key_at, end)
+                # The first run by one split (a pass over the rest of the message),
+                # later ones record by record (a pass over the run only).
+                run = split_run if first_run else piece_run
+                first_run = False
+                texts, scores, types, pos = run(self.data, key_at, end)
+                if not texts and run is split_run:
+                    texts, scores, types, pos = piece_run(self.data, key_at, end)
                 if texts:
                     obj.pieces.extend(texts, scores, types)
                     continue
@@ -321,7 +328,7 @@ def _check(model: ModelProto, path):
     if not model.pieces:
         fail("pieces", "no pieces (not a sentencepiece model?)")
     texts = model.pieces.texts
-    if "" not in texts and len(model.pieces.index()) == len(texts) and set(
+    if "" not in texts and len(set(texts)) == len(texts) and set(
             model.pieces.types) <= PIECE_TYPES.keys() and all(
             map(math.isfinite, model.pieces.scores)):
         return _check_spec(model, fail)

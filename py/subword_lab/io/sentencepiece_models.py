@@ -17,7 +17,6 @@ from .sentencepiece_unigram import SentencePieceUnigram, append_unknown
 __all__ = ["SentencePieceUnigram", "SentencePieceBPE"]
 
 _NEG_INF = float("-inf")
-_FLIP = bytes([1]) + bytes(255)  # a mask's 0 bytes to 1, the rest to 0
 
 
 class SentencePieceBPE:
@@ -36,7 +35,7 @@ class SentencePieceBPE:
         self.unk_id = unk_id
         self.unk_token = self._texts[unk_id]
         self.byte_fallback = bool(byte_fallback)
-        self.vocab = pieces.index()
+        self._pieces = pieces  # its piece -> id dict is made when first asked for
         self._user = matcher(list(compress(self._texts, pieces.mask(USER_DEFINED))))
         self._in_trie = pieces.mask(NORMAL, USER_DEFINED, UNUSED)
         self._has_unused = UNUSED in self._types
@@ -57,6 +56,11 @@ class SentencePieceBPE:
         return self._merge_table
 
     # -- vocabulary -----------------------------------------------------------------
+    @property
+    def vocab(self):
+        """piece -> id (made on first use: encoding does not need it)."""
+        return self._pieces.index()
+
     def token_to_id(self, token):
         return self.vocab.get(token)
 
@@ -158,11 +162,10 @@ class SentencePieceBPE:
         of adjacent pairs' scores), without a heap or per-symbol Python objects."""
         if self._lean is None:
             mask = self._in_trie
-            id_of = dict(self.vocab)  # the pieces a symbol may be: not control, byte, unk
-            for t in compress(self._texts, mask.translate(_FLIP)):
-                del id_of[t]
-            self._lean = (dict(zip(compress(self._texts, mask), compress(self._scores, mask))),
-                          id_of)
+            in_trie = list(compress(self._texts, mask))
+            self._lean = (dict(zip(in_trie, compress(self._scores, mask))),
+                          # the pieces a symbol may be: not control, byte, unk
+                          dict(zip(in_trie, compress(range(len(self._texts)), mask))))
         score_of, id_of = self._lean
         get = score_of.get
         syms = list(s)

@@ -111,15 +111,15 @@ def test_byte_fallback_models_match_sentencepiece(trained, botchan_lines, multil
 
 def _general(data):
     """The model as the general reader alone reads it (no runs read at once)."""
-    saved = (sentencepiece_model.piece_run, sentencepiece_model.split_run,
+    saved = (sentencepiece_model.piece_run, sentencepiece_model.first_run,
              sentencepiece_model.string_run)
     sentencepiece_model.piece_run = lambda data, pos, end: ([], [], [], pos)
-    sentencepiece_model.split_run = sentencepiece_model.piece_run
+    sentencepiece_model.first_run = sentencepiece_model.piece_run
     sentencepiece_model.string_run = lambda data, pos, after_key, end: ([], pos)
     try:
         return parse_model(data)
     finally:
-        (sentencepiece_model.piece_run, sentencepiece_model.split_run,
+        (sentencepiece_model.piece_run, sentencepiece_model.first_run,
          sentencepiece_model.string_run) = saved
 
 
@@ -148,7 +148,8 @@ def _record(piece, score=None, kind=None):
 def _odd_shapes():
     """Pieces with and without score and type fields, a NUL, a \\x15 byte, a bad
     length byte and invalid UTF-8, each after a run of usual ones."""
-    usual = b"".join(_record(f"p{i}".encode(), -i / 3, 1) for i in range(40))
+    # past the first kilobyte (read record by record), so that the split sees them
+    usual = b"".join(_record(f"p{i}".encode(), -i / 3, 1) for i in range(120))
     unk = _record(b"<unk>", 0.0, 2)
     return {
         "mixed fields": unk + usual + _record(b"a", -1.5) + _record(b"b", None, 1)
@@ -171,7 +172,7 @@ def _odd_shapes():
         "length byte off in a run": unk + usual + b"\n\x0c\n\x02abc\x15\x00\x00\x00\x00\x18\x01"
         + usual.replace(b"p", b"r"),
         "widths alternating": unk + b"".join(_record(f"t{i}".encode(), -i / 5, 1 if i % 3 else None)
-                                            for i in range(60)),
+                                            for i in range(200)),
         "control symbols": unk + usual + _trainer(b"<a>", b"<b>", b"\xe2\x96\x81", b"<c>"),
         "control symbol not utf-8": unk + usual + _trainer(b"<a>", b"<\xff>", b"<c>"),
     }

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ..core.errors import SubwordLabError
 from ..core.safe_files import read_bytes  # regular files under the size cap only
-from .sentencepiece_pieces import piece_run, split_run, string_run
+from .sentencepiece_pieces import first_run, piece_run, string_run
 
 __all__ = ["SentencePiece", "Pieces", "TrainerSpec", "NormalizerSpec", "ModelProto",
            "parse_model", "read_model", "summary", "PIECE_TYPES", "MODEL_TYPES"]
@@ -213,7 +213,7 @@ class _Reader:
     def message(self, cls, pos, end, where):
         """Parse bytes [pos, end) as a `cls` message."""
         obj, schema = cls(), _SCHEMAS[cls]
-        first_run = True
+        runs_read = 0
         while pos < end:
             key_at = pos
             key, pos = self.varint(pos, end, where)
@@ -226,13 +226,11 @@ class _Reader:
                 continue
             attr, kind, repeated = entry
             if kind is SentencePiece:
-                # The first run by one split (a pass over the rest of the message),
-                # later ones record by record (a pass over the run only).
-                run = split_run if first_run else piece_run
-                first_run = False
+                # The first run mostly by one split (a pass over the rest of the
+                # message), later ones record by record (a pass over the run only).
+                run = piece_run if runs_read else first_run
+                runs_read += 1
                 texts, scores, types, pos = run(self.data, key_at, end)
-                if not texts and run is split_run:
-                    texts, scores, types, pos = piece_run(self.data, key_at, end)
                 if texts:
                     obj.pieces.extend(texts, scores, types)
                     continue

@@ -20,7 +20,7 @@ import struct
 from itertools import compress, count, repeat
 from operator import add, itemgetter, ne, sub
 
-__all__ = ["piece_run", "split_run", "string_run"]
+__all__ = ["first_run", "piece_run", "split_run", "string_run"]
 
 # Between two usual pieces: the score (\x15 and 4 bytes), maybe the type (\x18
 # and one byte), then the next record's key, size, the piece's key and length.
@@ -76,6 +76,15 @@ def piece_run(data: bytes, pos: int, end: int):
     types = struct.unpack("<" + "".join(map(_TYPE_FORMAT.__getitem__, tail_sizes)), joined)
     return (decoded, _column(scores, tail_sizes.translate(_HAS_SCORE), 0.0),
             _column(types, tail_sizes.translate(_HAS_TYPE), 1), stop)
+
+
+def first_run(data: bytes, pos: int, end: int):
+    """The first run of pieces of a message: the first kilobyte record by record
+    (sentencepiece writes <unk>, <s> and </s> without a score when it is 0),
+    then the rest by one split. (texts, scores, types, where the run stops)."""
+    texts, scores, types, stop = piece_run(data, pos, min(end, pos + 1024))
+    more = split_run(data, stop, end)
+    return texts + more[0], scores + more[1], types + more[2], more[3]
 
 
 def split_run(data: bytes, pos: int, end: int):

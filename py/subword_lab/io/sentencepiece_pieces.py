@@ -82,9 +82,11 @@ def first_run(data: bytes, pos: int, end: int):
     """The first run of pieces of a message: the first kilobyte record by record
     (sentencepiece writes <unk>, <s> and </s> without a score when it is 0),
     then the rest by one split. (texts, scores, types, where the run stops)."""
-    texts, scores, types, stop = piece_run(data, pos, min(end, pos + 1024))
-    more = split_run(data, stop, end)
-    return texts + more[0], scores + more[1], types + more[2], more[3]
+    head = piece_run(data, pos, min(end, pos + 1024))
+    more = split_run(data, head[3], end)
+    for column, before in zip(more[:3], head[:3]):
+        column[:0] = before  # in front: no copy of the long column
+    return more
 
 
 def split_run(data: bytes, pos: int, end: int):
@@ -99,14 +101,17 @@ def split_run(data: bytes, pos: int, end: int):
             or first[1] != first[3] + len(seps[0]) - 2 or len(first) != 4 + first[3]:
         return [], [], [], pos
     texts.insert(0, first[4:])
-    sizes = list(map(len, texts))
     n = len(texts)  # records whose tail is a separator (the last part is left over)
-    if max(sizes) > 127:  # a length of more than one byte: the run stops before it
-        n = next(compress(count(), map((127).__lt__, sizes)))
+    try:
+        lengths = bytes(map(len, texts))
+    except ValueError:  # a piece of 256 bytes or more
+        lengths = b"\x80"
+    if not lengths.isascii():  # a length of more than one byte: the run stops before it
+        n = next(compress(count(), map((127).__lt__, map(len, texts))))
         if not n:
             return [], [], [], pos
-        del texts[n:], sizes[n:], seps[n:]
-    lengths = bytes(sizes)
+        del texts[n:], seps[n:]
+        lengths = bytes(map(len, texts))
     columns = _between_columns(seps, lengths)
     n = min(n, columns[0])
     try:
@@ -120,7 +125,7 @@ def split_run(data: bytes, pos: int, end: int):
         return [], [], [], pos
     _, floats, types, widths = columns
     return (decoded, list(struct.unpack(f"<{n}f", memoryview(floats)[:4 * n])),
-            list(types[:n]), pos + sum(sizes[:n]) + sum(widths[:n]))
+            list(types[:n]), pos + sum(lengths[:n]) + sum(widths[:n]))
 
 
 def _between_columns(seps, lengths):
@@ -131,13 +136,17 @@ def _between_columns(seps, lengths):
     width is a fixed layout, read by strided slices. Record 0's head is not
     here (the caller checks it)."""
     n = len(seps)
-    widths = bytes(map(len, seps))
+    joined = b"".join(seps)
+    if len(joined) in (9 * n, 11 * n):  # one width (all have a type, or none has)
+        widths = bytes([len(joined) // n]) * n
+    else:
+        widths = bytes(map(len, seps))
     floats = bytearray(4 * n)
     types, sizes, lens, expected = [], [], [], []
     for run in _WIDTH_RUNS.finditer(widths):
         a, b = run.span()
         w = widths[a]
-        chunk = b"".join(seps[a:b])
+        chunk = joined if b - a == n else b"".join(seps[a:b])
         for k in range(4):
             floats[4 * a + k:4 * b:4] = chunk[1 + k::w]
         types.append(chunk[6::w] if w == 11 else b"\x01" * (b - a))

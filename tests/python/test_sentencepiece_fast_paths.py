@@ -194,6 +194,37 @@ def test_piece_runs_read_as_the_general_reader(name):
     assert got.trainer_spec == expected.trainer_spec
 
 
+def _wide_type(piece, kind):
+    """A record whose type takes a varint of more than one byte."""
+    body = b"\n" + bytes([len(piece)]) + piece + b"\x15" + struct.pack("<f", -1.0)
+    body += b"\x18" + _varint(kind)
+    return b"\n" + bytes([len(body)]) + body
+
+
+def _long_run():
+    return _record(b"<unk>", 0.0, 2) + b"".join(_record(f"p{i}".encode(), -i / 3, 1)
+                                                 for i in range(200))
+
+
+@pytest.mark.parametrize("record, field", [
+    (_record(b"nan", float("nan"), 1), "pieces[201].score"),
+    (_record(b"inf", float("inf"), 1), "pieces[201].score"),
+    (_record(b"-inf", float("-inf"), 1), "pieces[201].score"),
+    (_record(b"t7", -1.0, 7), "pieces[201].type"),
+    (_record(b"t0", -1.0, 0), "pieces[201].type"),
+    (_wide_type(b"t300", 300), "pieces[201].type"),
+    (_record(b"p7", -1.0, 1), "pieces[201].piece"),
+    (_record(b"", -1.0, 1), "pieces[201].piece"),
+])
+def test_load_checks_refuse_bad_pieces(record, field):
+    """The whole-list checks at load (duplicates, empty pieces, types, non-finite
+    scores) refuse what sentencepiece refuses, naming the piece, wherever it sits."""
+    for data in (_long_run() + record, _long_run() + record + _record(b"after", -9.0, 1)):
+        with pytest.raises(subword_lab.SubwordLabError) as caught:
+            parse_model(data)
+        assert caught.value.field == field, str(caught.value)
+
+
 def test_first_run_is_read_by_one_split(request):
     """Mistral v1 leaves the type out of its NORMAL pieces, v3 has pieces that
     are a \x15 or \x18 byte: the split reads all but the last piece of each."""

@@ -326,9 +326,14 @@ def _check(model: ModelProto, path):
     if not model.pieces:
         fail("pieces", "no pieces (not a sentencepiece model?)")
     texts = model.pieces.texts
-    if "" not in texts and len(set(texts)) == len(texts) and set(
-            model.pieces.types) <= PIECE_TYPES.keys() and all(
-            map(math.isfinite, model.pieces.scores)):
+    try:
+        types_known = not model.pieces.mask(*PIECE_TYPES).count(0)
+    except ValueError:  # a type over 255
+        types_known = False
+    # The scores are float32 values: their sum cannot overflow a double, so it is
+    # finite exactly when every score is (an inf or a NaN makes it inf or NaN).
+    if types_known and "" not in texts and len(set(texts)) == len(texts) and \
+            math.isfinite(sum(model.pieces.scores)):
         return _check_spec(model, fail)
     seen = {}
     for i, p in enumerate(model.pieces):

@@ -14,6 +14,7 @@ import math
 import struct
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from itertools import compress
 
 from ..core.errors import SubwordLabError
 from ..core.safe_files import read_bytes  # regular files under the size cap only
@@ -80,6 +81,14 @@ class Pieces:
         if self._kinds is None:
             self._kinds = bytes(self.types)
         return self._kinds.translate(_selector(kinds))
+
+    def texts_of(self, *kinds) -> list:
+        """The texts of the pieces of these types (quick when there are none)."""
+        mask = self.mask(*kinds)
+        return list(compress(self.texts, mask)) if 1 in mask else []
+
+    def has(self, kind) -> bool:
+        return 1 in self.mask(kind)
 
     def __len__(self):
         return len(self.texts)

@@ -36,9 +36,9 @@ class SentencePieceBPE:
         self.unk_token = self._texts[unk_id]
         self.byte_fallback = bool(byte_fallback)
         self._pieces = pieces  # its piece -> id dict is made when first asked for
-        self._user = matcher(list(compress(self._texts, pieces.mask(USER_DEFINED))))
+        self._user = matcher(pieces.texts_of(USER_DEFINED))
         self._in_trie = pieces.mask(NORMAL, USER_DEFINED, UNUSED)
-        self._has_unused = UNUSED in self._types
+        self._has_unused = pieces.has(UNUSED)
         self._merge_table = None
         self._lean = None
         self._cut_sets = None

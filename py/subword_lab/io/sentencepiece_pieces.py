@@ -125,7 +125,15 @@ def split_run(data: bytes, pos: int, end: int):
         return [], [], [], pos
     _, floats, types, widths = columns
     return (decoded, list(struct.unpack(f"<{n}f", memoryview(floats)[:4 * n])),
-            list(types[:n]), pos + sum(lengths[:n]) + sum(widths[:n]))
+            list(types[:n]), _run_end(pos, end, parts, n, lengths, widths))
+
+
+def _run_end(pos, end, parts, n, lengths, widths):
+    """Where the first n records of the split's parts end: the last record's
+    head (4 bytes) ends the last separator when all of them were taken."""
+    if 2 * n + 1 == len(parts):
+        return end - len(parts[-1]) - 4
+    return pos + sum(lengths[:n]) + sum(widths[:n])
 
 
 def _between_columns(seps, lengths):

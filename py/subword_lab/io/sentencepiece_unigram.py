@@ -50,7 +50,7 @@ class SentencePieceUnigram(Unigram):
         self._max_score = max(_FLT_MIN, max(compress(self.scores, self._normal),
                                             default=_FLT_MIN))
         self.unk_score = f32(self.min_score - UNK_PENALTY)
-        self._has_user = USER_DEFINED in self._types
+        self._has_user = pieces.has(USER_DEFINED)
         self._tables = {}
         self._cache = {}
         self._rng = random.Random()

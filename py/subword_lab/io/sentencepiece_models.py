@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 import re
 from itertools import accumulate, compress, repeat
-from operator import add
+from operator import add, itemgetter
 
 from ..models.base import Token
 from .sentencepiece_encode import NORMAL, SPACE, UNUSED, USER_DEFINED, matcher
@@ -288,8 +288,9 @@ class SentencePieceBPE:
 
 def _space_neighbours(texts):
     """The chars found just before a "▁" (not at a piece's start) and just after
-    one (not at its end) inside the pieces: a search for "▁" over the joined
-    texts and over their reverse (a literal first char makes re scan quickly)."""
+    one (not at its end) inside the pieces: the joined texts split at "▁", each
+    part's first char follows a "▁" and each part's last char precedes one (an
+    empty part means two "▁" in a row, or one at an end of the joined texts)."""
     joined = "\0".join(texts)
     if joined.count("\0") != len(texts) - 1:  # a piece holds a NUL: piece by piece
         before, after = set(), set()
@@ -297,9 +298,17 @@ def _space_neighbours(texts):
             before.update(_NEXT_CHAR.findall(t[::-1]))
             after.update(_NEXT_CHAR.findall(t))
         return before, after
-    before = set(_NEXT_CHAR.findall(joined[::-1]))
-    after = set(_NEXT_CHAR.findall(joined))
+    parts = joined.split(SPACE)
+    after = set(map(_FIRST_CHAR, parts[1:]))
+    before = set(map(_LAST_CHAR, parts[:-1]))
+    if "" in after or "" in before:
+        after.discard("")
+        before.discard("")
+        if SPACE * 2 in joined:
+            after.add(SPACE)
+            before.add(SPACE)
     return before - {"\0"}, after - {"\0"}
 
 
 _NEXT_CHAR = re.compile(f"{SPACE}(?=(.))", re.S)
+_FIRST_CHAR, _LAST_CHAR = itemgetter(slice(0, 1)), itemgetter(slice(-1, None))

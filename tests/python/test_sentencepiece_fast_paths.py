@@ -171,6 +171,13 @@ def _odd_shapes():
         + usual.replace(b"p", b"r"),
         "length byte off in a run": unk + usual + b"\n\x0c\n\x02abc\x15\x00\x00\x00\x00\x18\x01"
         + usual.replace(b"p", b"r"),
+        # a type byte of 128 or more (a varint cut short by the record's size) whose
+        # next byte reads as the next record's key
+        "type byte over 127": unk + usual + b"\n\x0a\n\x01w\x15\x00\x00\x80\xbf"
+        b"\x18\x8a\x0a" + b"\n\x0a\n\x03abc\x15\x00\x00\x00\xc0" + usual.replace(b"p", b"r"),
+        # a size byte of 128 or more that is the piece's length + 9
+        "size byte over 127": unk + usual + b"\n\x81\n\x78" + b"x" * 120
+        + b"\x15\x00\x00\x80\xbf\x18\x01" + usual.replace(b"p", b"r"),
         "widths alternating": unk + b"".join(_record(f"t{i}".encode(), -i / 5, 1 if i % 3 else None)
                                             for i in range(200)),
         "control symbols": unk + usual + _trainer(b"<a>", b"<b>", b"\xe2\x96\x81", b"<c>"),

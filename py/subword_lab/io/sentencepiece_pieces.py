@@ -24,7 +24,9 @@ __all__ = ["first_run", "piece_run", "split_run", "string_run"]
 
 # Between two usual pieces: the score (\x15 and 4 bytes), maybe the type (\x18
 # and one byte), then the next record's key, size, the piece's key and length.
-_BETWEEN = re.compile(rb"(\x15....(?:\x18[\x00-\x7f])?\n[\x00-\x7f]\n[\x00-\x7f])", re.S)
+# (Any byte where a one-byte type, size or length goes: "." is quicker than a
+# class, and those bytes are checked to be under 128 afterwards.)
+_BETWEEN = re.compile(rb"(\x15....(?:\x18.)?\n.\n.)", re.S)
 _WIDTH_RUNS = re.compile(rb"\x09+|\x0b+")  # runs of separators of one width
 # A record's size from its piece's: + 9 with a type, + 7 without (255: too big)
 _PLUS = {w: bytes(min(k + w - 2, 255) for k in range(256)) for w in (9, 11)}
@@ -161,9 +163,19 @@ def _between_columns(seps, lengths):
         sizes.append(chunk[w - 3::w])  # the next record's size byte
         lens.append(chunk[w - 1::w])  # and its piece's length byte
         expected.append(lengths[a:b].translate(_PLUS[w]))  # these records' sizes
+    sizes, types = b"".join(sizes)[:n - 1], b"".join(types)
+    # lengths are under 128, so a length byte equal to one is; size and type
+    # bytes are checked here (a byte of 128 or more starts a longer varint)
     agree = min(_first_difference(b"".join(lens)[:n - 1], lengths[1:]),
-                _first_difference(b"".join(sizes)[:n - 1], b"".join(expected)[1:])) + 1
-    return agree, floats, b"".join(types), widths
+                _first_difference(sizes, b"".join(expected)[1:]), _first_high(sizes)) + 1
+    return min(agree, _first_high(types)), floats, types, widths
+
+
+def _first_high(data: bytes) -> int:
+    """The index of the first byte of 128 or more (the length if none)."""
+    if data.isascii():
+        return len(data)
+    return next(compress(count(), map((127).__lt__, data)))
 
 
 def _first_difference(a: bytes, b: bytes) -> int:

@@ -295,10 +295,11 @@ def test_space_neighbours_are_the_chars_next_to_an_inner_space():
     space = "\u2581"
     import assets  # tools/, on the path from tests/conftest.py
     mistral = assets.fetch(["mistral.tokenizer.model.v3"], quiet=True)
+    mistral = Path(mistral["mistral.tokenizer.model.v3"]).read_bytes()
     for texts in (["a\u2581\u2581b", "\u2581x", "y\u2581", "\u2581\u2581\u2581", "\n\u2581\n"],
                   ["\u2581a", "b\u2581\u2581"], ["\u2581\u2581", "c"],
                   ["q\u0000\u2581r", "s\u2581", "\u2581t"],
-                  parse_model(Path(mistral["mistral.tokenizer.model.v3"]).read_bytes()).pieces.texts):
+                  parse_model(mistral).pieces.texts):
         before = {t[k - 1] for t in texts for k in range(1, len(t)) if t[k] == space}
         after = {t[k + 1] for t in texts for k in range(len(t) - 1) if t[k] == space}
         assert _space_neighbours(texts) == (before, after)

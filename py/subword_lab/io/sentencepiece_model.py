@@ -88,6 +88,7 @@ class Pieces:
         return list(compress(self.texts, mask)) if 1 in mask else []
 
     def has(self, kind) -> bool:
+        """Whether a piece has this type (a search of the type bytes)."""
         return 1 in self.mask(kind)
 
     def __len__(self):

@@ -5,13 +5,14 @@ one by one in Python is the slow part of opening a file, so a run of them is
 read by one regex pass and whole-list operations instead; what does not fit
 the usual shape is left to the general reader (sentencepiece_model.py).
 
-The first run of a message is read by splitting the data at the 11 bytes that
-sit between two pieces in the usual shape (score, type, the next record's
-head): the texts come out as the parts between, and the 11-byte separators,
-joined, are a fixed layout read by byte slices. Every record is checked against
-its own length bytes, so a separator found where none is (inside a text) only
-ends the run early. Later runs (after a piece of another shape) use a regex
-that matches record by record, whose cost stays within the run it reads.
+The first run of a message (`first_run`) is read by splitting the data at the
+9 or 11 bytes that sit between two pieces in the usual shape (score, maybe a
+type, the next record's head): the texts come out as the parts between, and the
+separators, joined, are a fixed layout (one per width) read by strided byte
+slices. Every record is checked against its own size and length bytes, so a
+separator found where none is (inside a text) only ends the run early. Its
+first kilobyte, and later runs (after a piece of another shape), are read by a
+regex that matches record by record, whose cost stays within the run it reads.
 """
 from __future__ import annotations
 
@@ -38,7 +39,6 @@ _SHAPE = (rb"(\n[\x00-\x7f]\n[\x00-\x7f])([^\n\x15\x18]*+)"
 # A record, or (where none starts) the rest of the data in one match: findall
 # lists the run's records and ends with one "rest" item, in a single pass.
 _PIECE_OR_REST = re.compile(_SHAPE + b"|(.).*", re.S)  # ".*" jumps to the end at once
-
 
 
 def piece_run(data: bytes, pos: int, end: int):

@@ -13,6 +13,7 @@ the ratio ours / sentencepiece, measured side by side.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -83,10 +84,11 @@ def main(argv=None):
         rows.append((path.name, theirs.get_piece_size(), ours_load, spm_load, first,
                      size / ours_enc, size / spm_enc))
     print(f"{'model':34s} {'vocab':>6s} {'ours load':>10s} {'spm load':>9s} {'ratio':>6s} "
-          f"{'load+1st':>9s} {'ours KB/s':>10s} {'spm KB/s':>9s} {'ratio':>6s}")
+          f"{'load+1st':>9s} {'ratio':>6s} {'ours KB/s':>10s} {'spm KB/s':>9s} {'ratio':>6s}")
     for name, vocab, ol, sl, first, oe, se in rows:
         print(f"{name:34s} {vocab:6d} {ol * 1000:8.1f}ms {sl * 1000:7.1f}ms {ol / sl:6.1f} "
-              f"{first * 1000:7.1f}ms {oe / 1024:10.0f} {se / 1024:9.0f} {se / oe:6.1f}")
+              f"{first * 1000:7.1f}ms {first / sl:6.1f} {oe / 1024:10.0f} {se / 1024:9.0f} "
+              f"{se / oe:6.1f}")
     loads = [ol / sl for _, _, ol, sl, _, _, _ in rows]
     firsts = [first / sl for _, _, _, sl, first, _, _ in rows]
     encodes = [se / oe for *_, oe, se in rows]
@@ -94,6 +96,8 @@ def main(argv=None):
           f"load+1st / spm load: median {statistics.median(firsts):.1f}, "
           f"worst {max(firsts):.1f}; "
           f"encode ratio: median {statistics.median(encodes):.1f}, worst {max(encodes):.1f}")
+    if hasattr(os, "getloadavg"):  # how busy the machine was (the ratios are noisy)
+        print("load average (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -111,13 +111,16 @@ def test_byte_fallback_models_match_sentencepiece(trained, botchan_lines, multil
 
 def _general(data):
     """The model as the general reader alone reads it (no runs read at once)."""
-    saved = sentencepiece_model.piece_run, sentencepiece_model.string_run
+    saved = (sentencepiece_model.piece_run, sentencepiece_model.first_run,
+             sentencepiece_model.string_run)
     sentencepiece_model.piece_run = lambda data, pos, end: ([], [], [], pos)
+    sentencepiece_model.first_run = sentencepiece_model.piece_run
     sentencepiece_model.string_run = lambda data, pos, after_key, end: ([], pos)
     try:
         return parse_model(data)
     finally:
-        sentencepiece_model.piece_run, sentencepiece_model.string_run = saved
+        (sentencepiece_model.piece_run, sentencepiece_model.first_run,
+         sentencepiece_model.string_run) = saved
 
 
 def _varint(n):
@@ -134,18 +137,19 @@ def _trainer(*symbols):
 
 
 def _record(piece, score=None, kind=None):
-    body = b"\n" + bytes([len(piece)]) + piece
+    body = b"\n" + _varint(len(piece)) + piece
     if score is not None:
         body += b"\x15" + struct.pack("<f", score)
     if kind is not None:
         body += b"\x18" + bytes([kind])
-    return b"\n" + bytes([len(body)]) + body
+    return b"\n" + _varint(len(body)) + body
 
 
 def _odd_shapes():
     """Pieces with and without score and type fields, a NUL, a \\x15 byte, a bad
     length byte and invalid UTF-8, each after a run of usual ones."""
-    usual = b"".join(_record(f"p{i}".encode(), -i / 3, 1) for i in range(40))
+    # past the first kilobyte (read record by record), so that the split sees them
+    usual = b"".join(_record(f"p{i}".encode(), -i / 3, 1) for i in range(120))
     unk = _record(b"<unk>", 0.0, 2)
     return {
         "mixed fields": unk + usual + _record(b"a", -1.5) + _record(b"b", None, 1)
@@ -156,6 +160,26 @@ def _odd_shapes():
         "control byte piece": unk + usual + _record(b"\x15", -2.0, 1) + _record(b"w", -1.0),
         "bad length": unk + usual + b"\n\x09\n\x05abc\x15\x00\x00\x00\x00",
         "not utf-8": unk + usual + _record(b"\xff\xfe", -2.0, 1),
+        # what the reader's first pass splits at (score, type, next head) inside a piece
+        "separator in a piece": unk + usual + _record(b"a\x15bcde\x18\x01\n\x05\n\x02", -2.0, 1)
+        + usual.replace(b"p", b"r"),
+        "separator bytes in a score": unk + usual + _record(b"s", struct.unpack(
+            "<f", b"\x15\x00\n\x0b")[0], 1) + usual.replace(b"p", b"r"),
+        "long piece in a run": unk + usual + _record(b"L" * 130, -2.0, 1)
+        + _record(b"M" * 119, -2.5, 1) + usual.replace(b"p", b"r"),
+        "size byte off in a run": unk + usual + b"\n\x0d\n\x03abc\x15\x00\x00\x00\x00\x18\x01"
+        + usual.replace(b"p", b"r"),
+        "length byte off in a run": unk + usual + b"\n\x0c\n\x02abc\x15\x00\x00\x00\x00\x18\x01"
+        + usual.replace(b"p", b"r"),
+        # a type byte of 128 or more (a varint cut short by the record's size) whose
+        # next byte reads as the next record's key
+        "type byte over 127": unk + usual + b"\n\x0a\n\x01w\x15\x00\x00\x80\xbf"
+        b"\x18\x8a\x0a" + b"\n\x0a\n\x03abc\x15\x00\x00\x00\xc0" + usual.replace(b"p", b"r"),
+        # a size byte of 128 or more that is the piece's length + 9
+        "size byte over 127": unk + usual + b"\n\x81\n\x78" + b"x" * 120
+        + b"\x15\x00\x00\x80\xbf\x18\x01" + usual.replace(b"p", b"r"),
+        "widths alternating": unk + b"".join(_record(f"t{i}".encode(), -i / 5, 1 if i % 3 else None)
+                                            for i in range(200)),
         "control symbols": unk + usual + _trainer(b"<a>", b"<b>", b"\xe2\x96\x81", b"<c>"),
         "control symbol not utf-8": unk + usual + _trainer(b"<a>", b"<\xff>", b"<c>"),
     }
@@ -175,6 +199,53 @@ def test_piece_runs_read_as_the_general_reader(name):
     assert (got.pieces.texts, got.pieces.scores, got.pieces.types) == \
         (expected.pieces.texts, expected.pieces.scores, expected.pieces.types)
     assert got.trainer_spec == expected.trainer_spec
+
+
+def _wide_type(piece, kind):
+    """A record whose type takes a varint of more than one byte."""
+    body = b"\n" + bytes([len(piece)]) + piece + b"\x15" + struct.pack("<f", -1.0)
+    body += b"\x18" + _varint(kind)
+    return b"\n" + bytes([len(body)]) + body
+
+
+def _long_run():
+    return _record(b"<unk>", 0.0, 2) + b"".join(_record(f"p{i}".encode(), -i / 3, 1)
+                                                 for i in range(200))
+
+
+@pytest.mark.parametrize("record, field", [
+    (_record(b"nan", float("nan"), 1), "pieces[201].score"),
+    (_record(b"inf", float("inf"), 1), "pieces[201].score"),
+    (_record(b"-inf", float("-inf"), 1), "pieces[201].score"),
+    (_record(b"t7", -1.0, 7), "pieces[201].type"),
+    (_record(b"t0", -1.0, 0), "pieces[201].type"),
+    (_wide_type(b"t300", 300), "pieces[201].type"),
+    (_record(b"p7", -1.0, 1), "pieces[201].piece"),
+    (_record(b"", -1.0, 1), "pieces[201].piece"),
+])
+def test_load_checks_refuse_bad_pieces(record, field):
+    """The whole-list checks at load (duplicates, empty pieces, types, non-finite
+    scores) refuse what sentencepiece refuses, naming the piece, wherever it sits."""
+    for data in (_long_run() + record, _long_run() + record + _record(b"after", -9.0, 1)):
+        with pytest.raises(subword_lab.SubwordLabError) as caught:
+            parse_model(data)
+        assert caught.value.field == field, str(caught.value)
+
+
+def test_first_run_is_read_by_one_split(request):
+    """Mistral v1 leaves the type out of its NORMAL pieces, v3 has pieces that
+    are a \x15 or \x18 byte: the split reads all but the last piece of each."""
+    import assets  # tools/, on the path from tests/conftest.py
+    from subword_lab.io.sentencepiece_pieces import split_run
+    names = ["mistral.tokenizer.model.v1", "mistral.tokenizer.model.v3"]
+    for name, path in assets.fetch(names, quiet=True).items():
+        data = Path(path).read_bytes()
+        texts, scores, types, stop = split_run(data, 0, len(data))
+        expected = _general(data).pieces
+        assert len(texts) == len(expected) - 1, name
+        assert (texts, scores, types) == (expected.texts[:-1], expected.scores[:-1],
+                                          expected.types[:-1])
+        assert data[stop:].startswith(b"\n")  # the last piece's record
 
 
 def test_string_runs_are_read_at_once():
@@ -222,8 +293,13 @@ def test_added_tokens_are_registered_when_asked_for(trained):
 def test_space_neighbours_are_the_chars_next_to_an_inner_space():
     from subword_lab.io.sentencepiece_models import _space_neighbours
     space = "\u2581"
+    import assets  # tools/, on the path from tests/conftest.py
+    mistral = assets.fetch(["mistral.tokenizer.model.v3"], quiet=True)
+    mistral = Path(mistral["mistral.tokenizer.model.v3"]).read_bytes()
     for texts in (["a\u2581\u2581b", "\u2581x", "y\u2581", "\u2581\u2581\u2581", "\n\u2581\n"],
-                  ["q\u0000\u2581r", "s\u2581", "\u2581t"]):
+                  ["\u2581a", "b\u2581\u2581"], ["\u2581\u2581", "c"],
+                  ["q\u0000\u2581r", "s\u2581", "\u2581t"],
+                  parse_model(mistral).pieces.texts):
         before = {t[k - 1] for t in texts for k in range(1, len(t)) if t[k] == space}
         after = {t[k + 1] for t in texts for k in range(len(t) - 1) if t[k] == space}
         assert _space_neighbours(texts) == (before, after)

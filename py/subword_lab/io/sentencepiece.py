@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-from itertools import compress
 from operator import itemgetter
 from pathlib import Path
 
@@ -55,7 +54,7 @@ def _sentencepiece(proto, options):
     else:
         model = SentencePieceBPE(pieces, trainer.unk_id, trainer.byte_fallback)
     tok = SentencePieceTokenizer(model, proto)
-    user_symbols = list(compress(pieces.texts, pieces.mask(USER_DEFINED)))
+    user_symbols = pieces.texts_of(USER_DEFINED)
     tok.normalizer = _spm_normalizer(norm, bool(user_symbols))
     charsmap = tok.normalizer.normalizers[0] if norm.precompiled_charsmap else None
     tok.spm_normalizer = SpmNormalizer(charsmap, norm, user_symbols,
@@ -71,8 +70,7 @@ def _sentencepiece(proto, options):
     # Registered when first asked for (thousands on some files; encode and decode
     # never look at them): unknown and control pieces as special tokens, then
     # user-defined ones as normalized tokens.
-    tok._pending_added = (list(compress(pieces.texts, pieces.mask(UNKNOWN, CONTROL))),
-                          user_symbols)
+    tok._pending_added = (pieces, user_symbols)
     _spm_post_processor(tok, pieces, trainer, options)
     return tok
 
@@ -100,7 +98,8 @@ class SentencePieceTokenizer(Tokenizer):
         pending = self._pending_added
         if pending is not None:
             self._pending_added = None
-            special, user = pending
+            pieces, user = pending
+            special = pieces.texts_of(UNKNOWN, CONTROL)
             self.add_special_tokens([AddedToken(t, special=True) for t in special])
             if user:
                 self.add_tokens([AddedToken(t, special=False, normalized=True) for t in user])

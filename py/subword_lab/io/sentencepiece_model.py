@@ -14,10 +14,11 @@ import math
 import struct
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from itertools import compress
 
 from ..core.errors import SubwordLabError
 from ..core.safe_files import read_bytes  # regular files under the size cap only
-from .sentencepiece_pieces import piece_run, string_run
+from .sentencepiece_pieces import first_run, piece_run, string_run
 
 __all__ = ["SentencePiece", "Pieces", "TrainerSpec", "NormalizerSpec", "ModelProto",
            "parse_model", "read_model", "summary", "PIECE_TYPES", "MODEL_TYPES"]
@@ -80,6 +81,15 @@ class Pieces:
         if self._kinds is None:
             self._kinds = bytes(self.types)
         return self._kinds.translate(_selector(kinds))
+
+    def texts_of(self, *kinds) -> list:
+        """The texts of the pieces of these types (quick when there are none)."""
+        mask = self.mask(*kinds)
+        return list(compress(self.texts, mask)) if 1 in mask else []
+
+    def has(self, kind) -> bool:
+        """Whether a piece has this type (a search of the type bytes)."""
+        return 1 in self.mask(kind)
 
     def __len__(self):
         return len(self.texts)
@@ -213,6 +223,7 @@ class _Reader:
     def message(self, cls, pos, end, where):
         """Parse bytes [pos, end) as a `cls` message."""
         obj, schema = cls(), _SCHEMAS[cls]
+        runs_read = 0
         while pos < end:
             key_at = pos
             key, pos = self.varint(pos, end, where)
@@ -225,7 +236,11 @@ class _Reader:
                 continue
             attr, kind, repeated = entry
             if kind is SentencePiece:
-                texts, scores, types, pos = piece_run(self.data, key_at, end)
+                # The first run mostly by one split (a pass over the rest of the
+                # message), later ones record by record (a pass over the run only).
+                run = piece_run if runs_read else first_run
+                runs_read += 1
+                texts, scores, types, pos = run(self.data, key_at, end)
                 if texts:
                     obj.pieces.extend(texts, scores, types)
                     continue
@@ -321,9 +336,14 @@ def _check(model: ModelProto, path):
     if not model.pieces:
         fail("pieces", "no pieces (not a sentencepiece model?)")
     texts = model.pieces.texts
-    if "" not in texts and len(model.pieces.index()) == len(texts) and set(
-            model.pieces.types) <= PIECE_TYPES.keys() and all(
-            map(math.isfinite, model.pieces.scores)):
+    try:
+        types_known = not model.pieces.mask(*PIECE_TYPES).count(0)
+    except ValueError:  # a type over 255
+        types_known = False
+    # The scores are float32 values: their sum cannot overflow a double, so it is
+    # finite exactly when every score is (an inf or a NaN makes it inf or NaN).
+    if types_known and "" not in texts and len(set(texts)) == len(texts) and \
+            math.isfinite(sum(model.pieces.scores)):
         return _check_spec(model, fail)
     seen = {}
     for i, p in enumerate(model.pieces):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 import re
 from itertools import accumulate, compress, repeat
-from operator import add
+from operator import add, itemgetter
 
 from ..models.base import Token
 from .sentencepiece_encode import NORMAL, SPACE, UNUSED, USER_DEFINED, matcher
@@ -17,7 +17,6 @@ from .sentencepiece_unigram import SentencePieceUnigram, append_unknown
 __all__ = ["SentencePieceUnigram", "SentencePieceBPE"]
 
 _NEG_INF = float("-inf")
-_FLIP = bytes([1]) + bytes(255)  # a mask's 0 bytes to 1, the rest to 0
 
 
 class SentencePieceBPE:
@@ -36,10 +35,10 @@ class SentencePieceBPE:
         self.unk_id = unk_id
         self.unk_token = self._texts[unk_id]
         self.byte_fallback = bool(byte_fallback)
-        self.vocab = pieces.index()
-        self._user = matcher(list(compress(self._texts, pieces.mask(USER_DEFINED))))
+        self._pieces = pieces  # its piece -> id dict is made when first asked for
+        self._user = matcher(pieces.texts_of(USER_DEFINED))
         self._in_trie = pieces.mask(NORMAL, USER_DEFINED, UNUSED)
-        self._has_unused = UNUSED in self._types
+        self._has_unused = pieces.has(UNUSED)
         self._merge_table = None
         self._lean = None
         self._cut_sets = None
@@ -57,6 +56,11 @@ class SentencePieceBPE:
         return self._merge_table
 
     # -- vocabulary -----------------------------------------------------------------
+    @property
+    def vocab(self):
+        """piece -> id (made on first use: encoding does not need it)."""
+        return self._pieces.index()
+
     def token_to_id(self, token):
         return self.vocab.get(token)
 
@@ -158,11 +162,10 @@ class SentencePieceBPE:
         of adjacent pairs' scores), without a heap or per-symbol Python objects."""
         if self._lean is None:
             mask = self._in_trie
-            id_of = dict(self.vocab)  # the pieces a symbol may be: not control, byte, unk
-            for t in compress(self._texts, mask.translate(_FLIP)):
-                del id_of[t]
-            self._lean = (dict(zip(compress(self._texts, mask), compress(self._scores, mask))),
-                          id_of)
+            in_trie = list(compress(self._texts, mask))
+            self._lean = (dict(zip(in_trie, compress(self._scores, mask))),
+                          # the pieces a symbol may be: not control, byte, unk
+                          dict(zip(in_trie, compress(range(len(self._texts)), mask))))
         score_of, id_of = self._lean
         get = score_of.get
         syms = list(s)
@@ -285,8 +288,9 @@ class SentencePieceBPE:
 
 def _space_neighbours(texts):
     """The chars found just before a "▁" (not at a piece's start) and just after
-    one (not at its end) inside the pieces: a search for "▁" over the joined
-    texts and over their reverse (a literal first char makes re scan quickly)."""
+    one (not at its end) inside the pieces: the joined texts split at "▁", each
+    part's first char follows a "▁" and each part's last char precedes one (an
+    empty part means two "▁" in a row, or one at an end of the joined texts)."""
     joined = "\0".join(texts)
     if joined.count("\0") != len(texts) - 1:  # a piece holds a NUL: piece by piece
         before, after = set(), set()
@@ -294,9 +298,17 @@ def _space_neighbours(texts):
             before.update(_NEXT_CHAR.findall(t[::-1]))
             after.update(_NEXT_CHAR.findall(t))
         return before, after
-    before = set(_NEXT_CHAR.findall(joined[::-1]))
-    after = set(_NEXT_CHAR.findall(joined))
+    parts = joined.split(SPACE)
+    after = set(map(_FIRST_CHAR, parts[1:]))
+    before = set(map(_LAST_CHAR, parts[:-1]))
+    if "" in after or "" in before:
+        after.discard("")
+        before.discard("")
+        if SPACE * 2 in joined:
+            after.add(SPACE)
+            before.add(SPACE)
     return before - {"\0"}, after - {"\0"}
 
 
 _NEXT_CHAR = re.compile(f"{SPACE}(?=(.))", re.S)
+_FIRST_CHAR, _LAST_CHAR = itemgetter(slice(0, 1)), itemgetter(slice(-1, None))

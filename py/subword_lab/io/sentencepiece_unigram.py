@@ -44,16 +44,21 @@ class SentencePieceUnigram(Unigram):
         self._types = pieces.types
         self.unk_id = unk_id
         self.byte_fallback = bool(byte_fallback)
-        self.vocab = pieces.index()
+        self._pieces = pieces  # its piece -> id dict is made when first asked for
         self._normal = pieces.mask(NORMAL)
         self.min_score = min(compress(self.scores, self._normal), default=_FLT_MAX)
         self._max_score = max(_FLT_MIN, max(compress(self.scores, self._normal),
                                             default=_FLT_MIN))
         self.unk_score = f32(self.min_score - UNK_PENALTY)
-        self._has_user = USER_DEFINED in self._types
+        self._has_user = pieces.has(USER_DEFINED)
         self._tables = {}
         self._cache = {}
         self._rng = random.Random()
+
+    @property
+    def vocab(self):
+        """piece -> id (made on first use: the lean encoder does not need it)."""
+        return self._pieces.index()
 
     @property
     def _table(self):

@@ -71,3 +71,24 @@ def test_same_encodings_on_hard_inputs(both, inputs):
             assert got.tokens == want.tokens, where
             assert got.offsets == want.offsets, where
         assert packed.decode(want.ids) == original.decode(want.ids), name
+
+
+
+def _words(tokenizer, text):
+    """The pieces the model sees: the text normalized and pre-tokenized by the file."""
+    if tokenizer.normalizer:
+        text = tokenizer.normalizer.normalize_str(text)
+    if tokenizer.pre_tokenizer:
+        return [word for word, _ in tokenizer.pre_tokenizer.pre_tokenize_str(text)]
+    return [text]
+
+
+def test_same_step_events(both, inputs):
+    """The encode view's trace (the model's events, word by word) is the same from either."""
+    original, packed = both
+    for name, text in inputs[:80]:
+        want, got = [], []
+        for word in _words(original, text):
+            original.model.tokenize(word, on_event=want.append)
+            packed.model.tokenize(word, on_event=got.append)
+        assert got == want, name

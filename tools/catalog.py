@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import sys
@@ -137,7 +138,9 @@ def pack_path(assets, path: Path) -> Path | None:
         code.update(source.read_bytes())
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     cached = assets.cache_dir() / "packs" / f"{path.name}.{digest}.{code.hexdigest()[:16]}{PACK}"
-    if not cached.exists():
+    if cached.exists():
+        os.utime(cached)  # recently used: kept by _forget_old_packs
+    else:
         sys.path.insert(0, str(ROOT / "py"))
         from subword_lab.core.errors import SubwordLabError  # noqa: PLC0415
         from subword_lab.io.preset_pack import write_pack  # noqa: PLC0415
@@ -147,12 +150,24 @@ def pack_path(assets, path: Path) -> Path | None:
             print(f"[catalog] {path.name}: no pre-parsed form ({error})", file=sys.stderr)
             return None
         cached.parent.mkdir(exist_ok=True)
-        for older in cached.parent.glob(f"{path.name}.*{PACK}"):  # made by older code
-            older.unlink()
-        partial = cached.with_suffix(".partial")
+        partial = cached.with_suffix(f".{os.getpid()}.partial")
         partial.write_bytes(data)
         partial.replace(cached)
+        _forget_old_packs(cached.parent, path.name)
     return cached
+
+
+def _forget_old_packs(folder: Path, name: str, keep: int = 4) -> None:
+    """Packs of `name` made by other versions of the code: the `keep` last used stay
+    (checkouts of several branches share the cache), older ones go."""
+    def last_used(pack):
+        try:
+            return pack.stat().st_mtime
+        except FileNotFoundError:  # another build removed it meanwhile
+            return 0
+
+    for old in sorted(folder.glob(f"{name}.*{PACK}"), key=last_used)[:-keep]:
+        old.unlink(missing_ok=True)
 
 
 def _ship_pack(out: Path, assets, preset: Preset, path: Path) -> dict | None:

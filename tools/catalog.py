@@ -11,7 +11,9 @@ values and the `?tokenizer=ID` of the page and of embeds. Standard library only,
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 import shutil
 import sys
@@ -116,6 +118,67 @@ PRESETS = {
 
 # Files the table could ship but the library cannot read yet: left out, with the reason.
 NOT_READ_YET: dict = {}
+
+
+# tokenizer.json presets of at least this size also ship in their pre-parsed form
+# (py/subword_lab/io/preset_pack.py), which the page downloads and opens instead:
+# JSON parsing and the whole-list checks of 100,000s of tokens are slow under Pyodide.
+PACK_FROM_BYTES = 5_000_000
+PACK = ".pack"
+
+
+def pack_path(assets, path: Path) -> Path | None:
+    """The pre-parsed form of the tokenizer.json at `path`, made once per version of
+    the file and of py/subword_lab (kept in the asset cache); None when it is not big
+    enough to need one or cannot be packed (its model is not a plain BPE or Unigram)."""
+    if not path.name.endswith("tokenizer.json") or path.stat().st_size < PACK_FROM_BYTES:
+        return None
+    code = hashlib.sha256()
+    for source in sorted((ROOT / "py" / "subword_lab").rglob("*.py")):
+        code.update(source.read_bytes())
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    cached = assets.cache_dir() / "packs" / f"{path.name}.{digest}.{code.hexdigest()[:16]}{PACK}"
+    if cached.exists():
+        os.utime(cached)  # recently used: kept by _forget_old_packs
+    else:
+        sys.path.insert(0, str(ROOT / "py"))
+        from subword_lab.core.errors import SubwordLabError  # noqa: PLC0415
+        from subword_lab.io.preset_pack import write_pack  # noqa: PLC0415
+        try:
+            data = write_pack(path)
+        except SubwordLabError as error:
+            print(f"[catalog] {path.name}: no pre-parsed form ({error})", file=sys.stderr)
+            return None
+        cached.parent.mkdir(exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.partial")
+        partial.write_bytes(data)
+        partial.replace(cached)
+        _forget_old_packs(cached.parent, path.name)
+    return cached
+
+
+def _forget_old_packs(folder: Path, name: str, keep: int = 4) -> None:
+    """Packs of `name` made by other versions of the code: the `keep` last used stay
+    (checkouts of several branches share the cache), older ones go."""
+    def last_used(pack):
+        try:
+            return pack.stat().st_mtime
+        except FileNotFoundError:  # another build removed it meanwhile
+            return 0
+
+    for old in sorted(folder.glob(f"{name}.*{PACK}"), key=last_used)[:-keep]:
+        old.unlink(missing_ok=True)
+
+
+def _ship_pack(out: Path, assets, preset: Preset, path: Path) -> dict | None:
+    packed = pack_path(assets, path)
+    if packed is None:
+        return None
+    name = dist_name(preset) + PACK
+    shutil.copy2(packed, out / name)
+    data = packed.read_bytes()
+    return {"file": f"presets/{name}", "size": len(data),
+            "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def dist_name(preset: Preset) -> str:
@@ -247,11 +310,14 @@ def build(out: Path, assets, names_also=()) -> tuple[list, dict]:
             why = (f"its licence text could not be fetched "
                    f"({failed.get(lost[0], 'not fetched')}), and the file may not ship "
                    f"without it.")
-        terms = None
+        terms = pack = None
         if why is None:
             shutil.copy2(path, out / dist_name(preset))
             terms = _ship_terms(out, preset.terms, paths) if preset.terms else None
+            pack = _ship_pack(out, assets, preset, path)
         items.append(entry(assets, key, path, why, terms))
+        if pack:
+            items[-1]["pack"] = pack
     return items, paths
 
 

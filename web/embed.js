@@ -120,7 +120,7 @@ function sharedTokenizers(manifest) {
       const preset = presets().find((p) => p.id === key);
       if (!preset) return Promise.reject(new Error(`There is no tokenizer called “${key}”.`));
       if (!loaded.has(key)) {
-        const request = s.engine.request("openPreset", { key, file: preset.file })
+        const request = s.engine.request("openPreset", { key, file: (preset.pack || preset).file })
           .then((details) => ({ ...details, label: preset.label, key }));
         request.catch(() => loaded.delete(key));
         loaded.set(key, request);

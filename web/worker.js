@@ -202,16 +202,19 @@ engine.then(
 // ---- commands: each is a small function of the Python facade (subword_lab.web.api).
 // Arguments and results cross as JSON strings: one conversion, no proxies to free.
 const presetBytes = new Map();
+const PACK = ".pack";
 const commands = {
   async ping() { return "pong"; },
   // `options` (for example {pattern}) go to the loader as JSON (web/opening.py).
   async openPreset({ key, file, bytes: given, options }, { webapi }) {
     // The full page downloads the file itself (progress, Cache API) and sends the bytes.
     const opts = options ? JSON.stringify(options) : undefined; // JS null reaches Python as jsnull, not None
-    if (given) return webapi.open_bytes(key, file.split("/").pop(), new Uint8Array(given), opts);
-    if (!presetBytes.has(file)) presetBytes.set(file, fetchBytes(here(`./${file}`)));
-    const bytes = await presetBytes.get(file);
-    return webapi.open_bytes(key, file.split("/").pop(), bytes, opts);
+    if (!given && !presetBytes.has(file)) presetBytes.set(file, fetchBytes(here(`./${file}`)));
+    const bytes = given ? new Uint8Array(given) : await presetBytes.get(file);
+    const name = file.split("/").pop();
+    // A big tokenizer.json's pre-parsed form (build.py), named after the file it was made from.
+    if (name.endsWith(PACK)) return webapi.open_pack(key, name.slice(0, -PACK.length), bytes, opts);
+    return webapi.open_bytes(key, name, bytes, opts);
   },
   async openFile({ key, name, bytes, names, blobs, options }, { webapi }) {
     // Several files opened together arrive as names + blobs (the loader pairs them).

@@ -588,7 +588,9 @@ class Tokenizer:
         return cls.from_str(text, path)
 
     @classmethod
-    def from_dict(cls, data, path=None):
+    def from_dict(cls, data, path=None, model=None):
+        """`model`: built already (a preset's pre-parsed form, io/preset_pack.py), in
+        place of data["model"], whose vocabulary is then empty."""
         if not isinstance(data, dict):
             raise SubwordLabError(f"expected a JSON object, got {type(data).__name__}", path)
         check_tokenizer(data, path)
@@ -599,7 +601,8 @@ class Tokenizer:
         if data.get("model") is None:
             raise SubwordLabError("missing field: a tokenizer.json needs a model", path,
                                   "model")
-        tok = cls(_component(_models.from_dict, data["model"], "model", path))
+        tok = cls(model if model is not None else
+                  _component(_models.from_dict, data["model"], "model", path))
         tok._normalizer = _component(_normalizers.from_dict, data.get("normalizer"),
                                      "normalizer", path)
         tok.pre_tokenizer = _component(_pre_tokenizers.from_dict, data.get("pre_tokenizer"),

@@ -10,10 +10,11 @@ Read a table with [] (not .get), which places a pair seen for the first time.
 """
 from __future__ import annotations
 
+import bisect
 import itertools
 import operator
 
-__all__ = ["MergeTable", "from_strings"]
+__all__ = ["MergeTable", "PackedMerges", "from_strings", "use_packed"]
 
 
 class MergeTable(dict):
@@ -62,3 +63,41 @@ def from_strings(vocab, vocab_r, merges, cut) -> MergeTable | None:
     if not vocab.keys() >= tokens:
         return None
     return MergeTable(ranks=dict(zip(merges, itertools.count())), vocab=vocab, vocab_r=vocab_r)
+
+
+class PackedMerges(MergeTable):
+    """The table of a preset's pre-parsed form (io/preset_pack.py): every merge as the
+    key left id * `size` + right id, the keys sorted, and their ranks; two arrays read
+    with frombytes, so loading builds nothing per merge. A pair met while encoding is
+    placed by a binary search the first time, then remembered as in MergeTable."""
+
+    def __init__(self, keys, ranks, size, vocab, vocab_r):
+        super().__init__(vocab=vocab, vocab_r=vocab_r)
+        self._keys, self._key_ranks, self._size = keys, ranks, size
+
+    def __missing__(self, pair):
+        left, right = pair
+        value = None
+        if 0 <= left < self._size and 0 <= right < self._size:
+            key = left * self._size + right
+            at = bisect.bisect_left(self._keys, key)
+            if at < len(self._keys) and self._keys[at] == key:
+                r = self._vocab_r
+                value = (self._key_ranks[at], self._vocab[r[left] + r[right]])
+        self[pair] = value
+        return value
+
+    def __bool__(self) -> bool:
+        return len(self._keys) > 0 or len(self) > 0
+
+    def ordered(self, vocab_r) -> list:
+        keys, size = self._keys, self._size
+        order = sorted(range(len(keys)), key=self._key_ranks.__getitem__)
+        return [(vocab_r[keys[i] // size], vocab_r[keys[i] % size]) for i in order]
+
+
+def use_packed(bpe, keys, ranks) -> None:
+    """Give `bpe` (built with its vocabulary, ids 0..n-1, and no merges) the merges of
+    a pre-parsed form: `keys` and `ranks` as PackedMerges reads them."""
+    bpe._merges = PackedMerges(keys, ranks, len(bpe.vocab), bpe.vocab, bpe.vocab_r)
+    bpe.clear_cache()

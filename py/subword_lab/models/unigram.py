@@ -62,14 +62,33 @@ class Unigram(Model):
             if not 0 <= unk_id < len(vocab):
                 raise model_error(f"unk_id {unk_id} is outside the vocabulary", "unk_id")
         # Column by column in C-level map calls (a file may hold 250,000 pieces).
-        self.pieces = list(map(str, map(operator.itemgetter(0), vocab)))
-        self.scores = list(map(float, map(operator.itemgetter(1), vocab)))
+        self._fill(list(map(str, map(operator.itemgetter(0), vocab))),
+                   list(map(float, map(operator.itemgetter(1), vocab))), unk_id, byte_fallback)
+
+    @classmethod
+    def from_columns(cls, pieces, scores, unk_id=None, byte_fallback=False,
+                     sorted_ids=None) -> "Unigram":
+        """The model of a preset's pre-parsed form (io/preset_pack.py): pieces (str) and
+        scores (float) as two columns, and `sorted_ids`, the id of each distinct piece
+        in sorted order (what the prefix table would sort on first use)."""
+        model = cls.__new__(cls)
+        model.alpha = model.nbest_size = None
+        pieces, scores = list(pieces), list(scores)
+        if len(pieces) != len(scores):
+            raise model_error("as many scores as pieces are needed", "vocab")
+        if unk_id is not None and not 0 <= unk_id < len(pieces):
+            raise model_error(f"unk_id {unk_id} is outside the vocabulary", "unk_id")
+        model._fill(pieces, scores, unk_id, byte_fallback, sorted_ids)
+        return model
+
+    def _fill(self, pieces, scores, unk_id, byte_fallback, sorted_ids=None) -> None:
+        self.pieces, self.scores = pieces, scores
         self.unk_id = unk_id
         self.byte_fallback = bool(byte_fallback)
         self.vocab = dict(zip(self.pieces, itertools.count()))
         self.min_score = min(self.scores, default=math.inf)
         self.unk_score = self.min_score - UNK_PENALTY
-        self._table = Prefixes(self.vocab)
+        self._table = Prefixes(self.vocab, sorted_ids and (pieces, sorted_ids))
         self._cache = {}
         self._rng = random.Random()
 

@@ -42,6 +42,12 @@ def open_bytes(key: str, name, data, options=None) -> str:
     return _open(key, name, data, options)
 
 
+def open_pack(key: str, name: str, data, options=None) -> str:
+    """Open a big preset from its pre-parsed form (see opening.py)."""
+    from .opening import open_pack as _open
+    return _open(key, name, data, options)
+
+
 def reopen(key: str, options=None) -> str:
     """Load the files last uploaded under `key` again, with other options."""
     from .opening import reopen as _reopen

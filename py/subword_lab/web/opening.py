@@ -12,10 +12,11 @@ from pathlib import Path
 from ..core.errors import SubwordLabError
 from ..io.detect import detect_file
 from ..io.loaders import load
+from ..io.preset_pack import load_pack
 from ..tokenizer import special_tokens_as_text
 from .registry import REGISTRY
 
-__all__ = ["open_bytes", "open_path", "reopen"]
+__all__ = ["open_bytes", "open_pack", "open_path", "reopen"]
 
 _SOURCES: dict = {}  # key -> (temporary folder, file names) of uploaded files
 
@@ -75,6 +76,22 @@ def _load_and_keep(key, path, name, options):
     mode = options.pop("special_tokens", None)
     as_text = special_tokens_as_text(mode)  # checked before the (slow) load
     tokenizer = _plain(load(path, **options))
+    if as_text is not None:
+        tokenizer.encode_special_tokens = as_text
+    return json.dumps(REGISTRY.add(key, name, tokenizer))
+
+
+def open_pack(key: str, name: str, data, options=None) -> str:
+    """A big preset in its pre-parsed form (io/preset_pack.py), which build.py wrote
+    from the pinned file named `name`; only the worker's openPreset calls this, for a
+    preset's .pack file. options: only "special_tokens", as for open_path."""
+    options = _options(options)
+    mode = options.pop("special_tokens", None)
+    if options:
+        raise SubwordLabError("a preset's pre-parsed form takes no loader options",
+                              path=name, field=sorted(options)[0])
+    as_text = special_tokens_as_text(mode)
+    tokenizer = _plain(load_pack(_bytes_of(data), name))
     if as_text is not None:
         tokenizer.encode_special_tokens = as_text
     return json.dumps(REGISTRY.add(key, name, tokenizer))

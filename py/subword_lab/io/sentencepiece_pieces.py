@@ -59,13 +59,8 @@ def piece_run(data: bytes, pos: int, end: int):
     claimed = list(map(sub, heads[1::4], repeat(2, len(texts))))
     n = _agreeing(claimed, list(map(add, text_sizes, tail_sizes)),
                   list(heads[3::4]), text_sizes)
-    try:
-        decoded = b"\0".join(texts[:n]).decode("utf-8").split("\0")
-    except UnicodeDecodeError:
-        decoded = []
-    if len(decoded) != n:  # a piece holds a NUL or is not UTF-8: one by one
-        decoded = _decode_each(texts[:n])
-        n = len(decoded)
+    decoded = _decode_all(texts[:n])
+    n = len(decoded)
     if not n:
         return [], [], [], pos
     joined, tail_sizes = b"".join(tails[:n]), tail_sizes[:n]
@@ -116,18 +111,24 @@ def split_run(data: bytes, pos: int, end: int):
         lengths = bytes(map(len, texts))
     columns = _between_columns(seps, lengths)
     n = min(n, columns[0])
-    try:
-        decoded = b"\0".join(texts[:n]).decode("utf-8").split("\0")
-    except UnicodeDecodeError:
-        decoded = []
-    if len(decoded) != n:  # a piece holds a NUL or is not UTF-8: one by one
-        decoded = _decode_each(texts[:n])
-        n = len(decoded)
+    decoded = _decode_all(texts[:n])
+    n = len(decoded)
     if not n:
         return [], [], [], pos
     _, floats, types, widths = columns
     return (decoded, list(struct.unpack(f"<{n}f", memoryview(floats)[:4 * n])),
             list(types[:n]), _run_end(pos, end, parts, n, lengths, widths))
+
+
+def _decode_all(texts):
+    """The pieces' texts as str: one decode of them all joined by NUL; one by one
+    (which stops at the first that is not UTF-8) when a piece holds a NUL or is
+    not UTF-8."""
+    try:
+        decoded = b"\0".join(texts).decode("utf-8").split("\0")
+    except UnicodeDecodeError:
+        decoded = []
+    return decoded if len(decoded) == len(texts) else _decode_each(texts)
 
 
 def _run_end(pos, end, parts, n, lengths, widths):

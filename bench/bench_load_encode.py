@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,7 +186,9 @@ def main():
         try:
             row = bench_file(name, args.repeat)
         except Exception as exc:  # a file we cannot load is reported, not fatal
-            print(f"{name:22} failed: {exc}", flush=True)
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            print(f"{name:22} failed: {type(exc).__name__}: {exc} "
+                  f"({Path(where.filename).name}:{where.lineno})", flush=True)
             continue
         lr = row["load_ours"] / row["load_ref"]
         m, b = row["multi10k"], row["botchan"]

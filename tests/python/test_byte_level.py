@@ -244,3 +244,14 @@ def test_category_tables_cover_every_code_point_once():
         assert lo == nxt
         nxt = hi + 1
     assert nxt == 0x110000
+
+
+def test_category_tables_equal_a_scan_of_every_code_point():
+    """The planes left out of the scan (never assigned, private use) hold what unicodedata says."""
+    import itertools
+    import unicodedata
+    scanned = {}
+    for cat, run in itertools.groupby(range(0x110000), key=lambda cp: unicodedata.category(chr(cp))):
+        scanned.setdefault(cat, []).extend((cp, cp) for cp in run)
+    expected = {cat: unicode_regex.normalize(ranges) for cat, ranges in scanned.items()}
+    assert unicode_regex._category_ranges() == expected

@@ -81,22 +81,25 @@ _LONG_NAMES = {
 # --------------------------------------------------------------------------
 # Code point sets, as sorted lists of disjoint inclusive (lo, hi) ranges.
 
+# Code points whose category Unicode's stability policy fixes forever, so they need not
+# be scanned: planes 4-13 have never had an assigned character (and stay "Cn" here),
+# planes 15-16 are private use but for their last two code points, noncharacters.
+_FIXED = {"Cn": [(0x40000, 0xDFFFF), (0xFFFFE, 0xFFFFF), (0x10FFFE, 0x10FFFF)],
+          "Co": [(0xF0000, 0xFFFFD), (0x100000, 0x10FFFD)]}
+
+
 @functools.lru_cache(maxsize=None)
 def _category_ranges() -> dict:
-    """General category -> ranges, from one pass over the code points.
-
-    Planes 4-13 (U+40000..U+DFFFF) have never had an assigned character, so we
-    skip them (they stay "Cn"): it saves most of the scan, which matters under
-    Pyodide at start-up. map() and groupby() keep the per-character work in C.
-    """
-    table: dict = {}
-    for start, stop in ((0, 0x40000), (0xE0000, MAX_CP + 1)):
+    """General category -> ranges, from one pass over the code points that can
+    change between Unicode versions (the scan matters under Pyodide at start-up).
+    map() and groupby() keep the per-character work in C."""
+    table: dict = {cat: list(ranges) for cat, ranges in _FIXED.items()}
+    for start, stop in ((0, 0x40000), (0xE0000, 0xF0000)):
         pos = start
         for cat, run in itertools.groupby(map(unicodedata.category, map(chr, range(start, stop)))):
             n = len(list(run))
             table.setdefault(cat, []).append((pos, pos + n - 1))
             pos += n
-    table.setdefault("Cn", []).append((0x40000, 0xDFFFF))
     return {cat: normalize(ranges) for cat, ranges in table.items()}
 
 

@@ -11,6 +11,13 @@ import "../../i18n/catalog.js";
 
 const number = (n) => (n == null ? "?" : Number(n).toLocaleString("en-US"));
 
+// The file's size; for a big tokenizer.json, also what is downloaded instead (the form
+// the build pre-read, smaller and much quicker to open), which the progress bar counts.
+function sizeText(preset) {
+  const size = preset.size ? megabytes(preset.size) : "?";
+  return preset.pack ? t("cat.packedSize", { size, download: megabytes(preset.pack.size) }) : size;
+}
+
 // "o200k_base · byte-level BPE · 199,998 tokens · pypi: litellm==1.109.1"
 export function entryText(preset) {
   if (!preset.file) return t("cat.unavailable", { name: preset.name || preset.label });
@@ -124,7 +131,7 @@ export class Picker {
     this.details.hidden = false;
     this.details.textContent = t("cat.details", {
       family: preset.family, name: preset.name || preset.label, algorithm: preset.algorithm,
-      n: number(preset.vocab_size), size: preset.size ? megabytes(preset.size) : "?",
+      n: number(preset.vocab_size), size: sizeText(preset),
       source: preset.source, licence: preset.licence,
     });
     this.details.append(...licenceParts(preset));

@@ -51,9 +51,12 @@ BIG_FILES = ["gpt2.tiktoken", "o200k_base"]
 def cpu(fn, repeat):
     best, result = float("inf"), None
     for _ in range(repeat):
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         result = fn()
-        best = min(best, time.process_time() - start)
+        spent = time.process_time() - start
+        # This VM's process clock has now and then read the same before and after a
+        # 10 KB encode (a ZeroDivisionError in two runs): the wall clock stands in then.
+        best = min(best, spent if spent > 0 else time.perf_counter() - wall)
     return best, result
 
 

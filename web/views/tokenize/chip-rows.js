@@ -10,7 +10,7 @@ import { el } from "../../lib/dom.js";
 
 const SLACK = 6; // px kept free at the end of a row, for rounding in the measured widths
 const MARGIN = 0.5; // screens of rows drawn above and below the visible ones (a jump draws
-// them all anew within one frame; scrolling reuses the chips)
+// them a frame after the visible ones; scrolling reuses the chips)
 const LOOKAHEAD = 4; // chips a row's chips are compared over to find the ones it keeps
 
 export class ChipRows {
@@ -158,11 +158,17 @@ export class ChipRows {
     return lo;
   }
 
-  schedule() {
+  // A draw before the next paint; or, `afterPaint`, before the one after it (its work
+  // then falls in a task of its own, not in the rendering of what was just drawn).
+  schedule(afterPaint = false) {
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
+    const draw = () => {
       this.frame = 0;
       this.draw();
+    };
+    this.frame = requestAnimationFrame(() => {
+      if (afterPaint) this.frame = requestAnimationFrame(draw);
+      else draw();
     });
   }
 
@@ -176,8 +182,18 @@ export class ChipRows {
     const { row, top } = this.m;
     const count = this.starts.length - 1;
     const view = Math.max(this.height, this.m.view, row);
-    const r0 = Math.max(0, Math.floor((this.scrollTop - top - MARGIN * view) / row));
-    const r1 = Math.min(count, Math.ceil((this.scrollTop - top + (1 + MARGIN) * view) / row));
+    let r0 = Math.max(0, Math.floor((this.scrollTop - top - MARGIN * view) / row));
+    let r1 = Math.min(count, Math.ceil((this.scrollTop - top + (1 + MARGIN) * view) / row));
+    // After a jump (the caret moved far, a new text) most rows are new: the visible ones
+    // now, the margins in the next frame, so that no task lays out two screens of chips.
+    const v0 = Math.max(r0, Math.floor((this.scrollTop - top) / row));
+    const v1 = Math.min(r1, Math.ceil((this.scrollTop - top + view) / row));
+    let fresh = 0;
+    for (let r = r0; r < r1; r++) if (!this.rows.has(r)) fresh++;
+    if (fresh > v1 - v0 && v0 < v1) {
+      [r0, r1] = [v0, v1];
+      this.schedule(true);
+    }
     for (const [r, drawn] of this.rows) {
       if (r >= r0 && r < r1) continue;
       for (const chip of drawn.el.children) this.release(chip);

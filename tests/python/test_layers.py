@@ -160,3 +160,16 @@ def test_long_file_list_is_current():
     stale = [rel for rel in LONG_FILES if not (PACKAGE / rel).exists()
              or len((PACKAGE / rel).read_text(encoding="utf-8").splitlines()) <= MAX_LINES]
     assert not stale, f"no longer long (or gone), remove from LONG_FILES: {stale}"
+
+
+def test_test_modules_have_unique_names():
+    """The test folders are not packages, so pytest imports each test file by its base
+    name: two files of one name in different folders stop the whole run at collection
+    (a separate run of each folder does not show it)."""
+    tests = Path(__file__).resolve().parents[1]
+    seen: dict = {}
+    for path in sorted(tests.rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            seen.setdefault(path.name, []).append(str(path.relative_to(tests)))
+    twice = {name: where for name, where in seen.items() if len(where) > 1 and name != "conftest.py"}
+    assert not twice, twice

@@ -18,7 +18,7 @@ through the same strict reader and schema check as any tokenizer.json.
 
 Only the page's presets are read this way (web/opening.py's open_pack, asked for by
 the worker for a preset's .pack file): a user's file is never taken as a pack.
-tests/realfiles/test_preset_pack.py proves each shipped pack equal to its file.
+tests/realfiles/test_preset_pack_parity.py proves each shipped pack equal to its file.
 """
 from __future__ import annotations
 

@@ -65,10 +65,14 @@ def test_stop_never_covers_the_engine_line(browser, site, width, height):
     try:
         page.goto(f"{site}/?nosw")
         page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
-        page.evaluate("""() => { subwordLab.encode("Stop must not cover the line. ".repeat(60000))
-                                   .catch(() => {}); }""")
+        page.evaluate("""() => { window.__ended = null;
+            subwordLab.encode("Stop must not cover the line. ".repeat(60000)).then(
+              () => { window.__ended = "done"; }, (e) => { window.__ended = String(e && e.message || e); }); }""")
         stop = page.get_by_test_id("stop")
-        stop.wait_for(state="visible", timeout=10_000)
+        try:  # generous: a busy machine (the whole suite) may start the encode late
+            stop.wait_for(state="visible", timeout=30_000)
+        except Exception:
+            raise AssertionError(f"no Stop; the encode ended with {page.evaluate('window.__ended')!r}") from None
         boxes = page.evaluate("""() => {
             const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
             const ready = document.querySelector(".engine-ready");

@@ -189,8 +189,13 @@ export class ChipRows {
     const v0 = Math.max(r0, Math.floor((this.scrollTop - top) / row));
     const v1 = Math.min(r1, Math.ceil((this.scrollTop - top + view) / row));
     let fresh = 0;
-    for (let r = r0; r < r1; r++) if (!this.rows.has(r)) fresh++;
-    if (fresh > v1 - v0 && v0 < v1) {
+    let freshInView = false;
+    for (let r = r0; r < r1; r++) {
+      if (this.rows.has(r)) continue;
+      fresh++;
+      if (r >= v0 && r < v1) freshInView = true;
+    }
+    if (freshInView && fresh > v1 - v0) {
       [r0, r1] = [v0, v1];
       this.schedule(true);
     }

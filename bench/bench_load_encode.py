@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py")]
 
 import subword_lab  # noqa: E402
-from subword_lab.core import byte_level  # noqa: E402
+from subword_lab.core.tables import byte_level  # noqa: E402
 
 CACHE = Path(os.environ.get("SUBWORD_LAB_CACHE", Path.home() / ".cache" / "subword-lab"))
 MULTILINGUAL = ROOT / "tests" / "data" / "multilingual.txt"

@@ -1,4 +1,4 @@
-"""Write py/subword_lab/core/unicode_tables.py from the `tokenizers` oracle.
+"""Write py/subword_lab/core/tables/unicode.py from the `tokenizers` oracle.
 
 Dev-time only (needs the `tokenizers` package from .venv). Hugging Face
 `tokenizers` carries its own Unicode tables, compiled into the Rust binary at
@@ -31,7 +31,7 @@ from pathlib import Path
 from tokenizers import __version__ as TOKENIZERS_VERSION
 from tokenizers import normalizers as N
 
-OUT = Path(__file__).resolve().parent.parent / "py" / "subword_lab" / "core" / "unicode_tables.py"
+OUT = Path(__file__).resolve().parent.parent / "py" / "subword_lab" / "core" / "tables" / "unicode.py"
 CHARS = [chr(i) for i in range(0x110000) if not 0xD800 <= i < 0xE000]
 
 

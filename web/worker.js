@@ -7,7 +7,7 @@
 //   worker -> page   {type: "events", batch: [...]}      events from Python, batched
 //   worker -> page   {type: "regex", phase: "start", pattern, field, file, size, digest, key}
 //                    {type: "regex", phase: "end"}       around a user regex's match that
-//                    Python cannot time here (core/regex_guard.py): the page's watchdog
+//                    Python cannot time here (core/regex/guard.py): the page's watchdog
 //   worker -> page   {type: "snapshot", state: "stored", size, stored, makeMs, storeMs}
 //                    | {type: "snapshot", state: "failed", reason}   after a fresh start:
 //                    what became of the memory snapshot for the next one (lib/snapshot.js);
@@ -150,7 +150,7 @@ json.dumps({"micropip": sys.modules["micropip"].__version__, "subword_lab": weba
 
 function connect(pyodide) {
   const webapi = pyodide.pyimport("subword_lab.web.api");
-  const guard = pyodide.pyimport("subword_lab.core.regex_guard");
+  const guard = pyodide.pyimport("subword_lab.core.regex.guard");
   guard.set_listener(regexStep);
   guard.destroy();
   return { pyodide, webapi };
@@ -248,7 +248,7 @@ const commands = {
 // per level, and under Pyodide that overflows the browser's stack long before Python's
 // own recursion check, which ends Python for good (CPython raises RecursionError). Such a
 // file is refused here, before Python reads it, with the error Python gives past
-// tokenizers' limit (MAX_JSON_DEPTH in py/subword_lab/core/tokenizer_schema.py).
+// tokenizers' limit (MAX_JSON_DEPTH in py/subword_lab/core/json_checks/schema.py).
 const MAX_JSON_DEPTH = 127;
 const DEEPEST_READ = 1000; // Python reads this deep safely and says what is wrong itself
 const [QUOTE, BACKSLASH] = [0x22, 0x5c];

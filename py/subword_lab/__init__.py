@@ -31,7 +31,7 @@ _LAZY = {
 _SUBMODULES = {
     "normalizers": "normalizers", "pre_tokenizers": "pre_tokenizers", "models": "models",
     "trainers": "trainers", "processors": "processors", "decoders": "decoders",
-    "normalized": "core.normalized", "byte_level": "core.byte_level",
+    "normalized": "core.normalized", "byte_level": "core.tables.byte_level",
     "loaders": "io.loaders", "errors": "core.errors",
 }
 

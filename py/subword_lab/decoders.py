@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from .core import custom_calls
-from .core.byte_level import unicode_to_bytes
+from .core.components import custom_calls
+from .core.tables.byte_level import unicode_to_bytes
 from .core.errors import SubwordLabError
-from .core.json_state import JsonState
-from .core.sequences import SequenceItems
+from .core.components.pickling import JsonState
+from .core.components.sequences import SequenceItems
 
 __all__ = [
     "Decoder", "WordPiece", "ByteLevel", "Metaspace", "BPEDecoder", "ByteFallback",

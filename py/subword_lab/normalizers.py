@@ -10,12 +10,13 @@ import re
 from functools import lru_cache
 from itertools import repeat
 
-from .core import byte_level, custom_calls, unicode_tables
+from .core.tables import byte_level, unicode as unicode_tables
+from .core.components import custom_calls
 from .core.errors import SubwordLabError
-from .core.sealed import sealed_pattern
-from .core.sequences import SequenceItems
+from .core.components.sealed import sealed_pattern
+from .core.components.sequences import SequenceItems
 from .core.normalized import NormalizedString
-from .core.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
+from .core.tables.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
 
 __all__ = [
     "Normalizer", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents",
@@ -232,7 +233,7 @@ class Replace(Normalizer):
 
 def _compile_onig(pattern):
     try:
-        from .core import regex_guard
+        from .core.regex import guard as regex_guard
         return regex_guard.compile_user(pattern, "onig", "pattern")
     except SubwordLabError:
         raise

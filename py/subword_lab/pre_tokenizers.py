@@ -13,12 +13,13 @@ import functools
 import re
 import unicodedata
 
-from .core import byte_level, custom_calls
-from .core import regex_guard, unicode_regex
+from .core.tables import byte_level
+from .core.components import custom_calls
+from .core.regex import guard as regex_guard, translate as unicode_regex
 from .core.errors import SubwordLabError
-from .core.sealed import sealed_pattern
-from .core.json_state import JsonState
-from .core.sequences import SequenceItems
+from .core.components.sealed import sealed_pattern
+from .core.components.pickling import JsonState
+from .core.components.sequences import SequenceItems
 from .core.normalized import PreTokenizedString
 
 __all__ = [

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from .encoding import Encoding
 from .core.errors import SubwordLabError
-from .core.json_state import JsonState
-from .core.sequences import SequenceItems
+from .core.components.pickling import JsonState
+from .core.components.sequences import SequenceItems
 
 __all__ = ["PostProcessor", "TemplateProcessing", "BertProcessing", "RobertaProcessing",
            "ByteLevel", "Sequence", "from_dict"]

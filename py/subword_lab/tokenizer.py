@@ -12,7 +12,7 @@ import contextlib
 import json
 from pathlib import Path
 
-from . import byte_level_path as _byte_level_path
+from .pipeline import byte_level_encode as _byte_level_path
 from . import decoders as _decoders
 from . import models as _models
 from . import normalizers as _normalizers
@@ -20,12 +20,12 @@ from . import pre_tokenizers as _pre_tokenizers
 from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
-from .pre_tokenize_words import training_words
-from .core import regex_guard
+from .pipeline.training_words import training_words
+from .core.regex import guard as regex_guard
 from .core.errors import SubwordLabError
 from .core.safe_files import atomic_write, check_file_kind, read_text
 from .core.gc_pause import gc_paused
-from .core.tokenizer_schema import check_tokenizer, loads_strict
+from .core.json_checks.schema import check_tokenizer, loads_strict
 from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
 
 __all__ = ["Tokenizer", "AddedToken", "Encoding", "special_tokens_as_text"]
@@ -626,11 +626,11 @@ class Tokenizer:
         return tok
 
     def __repr__(self):  # tokenizers' style: the tokenizer.json fields
-        from .reprs import hf_repr
+        from .core.components.reprs import hf_repr
         return hf_repr("Tokenizer", self.to_dict())
 
     def __str__(self):  # the same, long lists shortened
-        from .reprs import hf_repr
+        from .core.components.reprs import hf_repr
         return hf_repr("Tokenizer", self.to_dict(), short=True)
 
     # -- HF conveniences (subword_lab.compat relies on them) ---------------

@@ -123,7 +123,7 @@ DEEPEST_READ = 1000  # web/worker.js: deeper JSON is refused before Python reads
 
 
 def _json_depth(data: bytes) -> int:
-    from subword_lab.core.tokenizer_schema import _TOKENS
+    from subword_lab.core.json_checks.schema import _TOKENS
     depth = deepest = 0
     for match in _TOKENS.finditer(data.decode("utf-8", "replace")):
         token = match.group()
@@ -135,7 +135,7 @@ def _json_depth(data: bytes) -> int:
 def _cpython_verdict(files):
     """What the same facade code says in CPython: None if it opens, else its error;
     for JSON deeper than the worker reads, the error CPython gives past tokenizers' limit."""
-    from subword_lab.core import tokenizer_schema
+    from subword_lab.core.json_checks import schema as tokenizer_schema
     from subword_lab.web import opening
     for name, data in files:
         if data[:1] in (b"[", b"{") and _json_depth(data) > DEEPEST_READ:

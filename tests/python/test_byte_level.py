@@ -11,7 +11,8 @@ from tiktoken_ext import openai_public
 from tokenizers import decoders as hf_decoders
 from tokenizers import pre_tokenizers as hf_pre
 
-from subword_lab.core import byte_level, unicode_regex
+from subword_lab.core.tables import byte_level
+from subword_lab.core.regex import translate as unicode_regex
 from subword_lab.core.errors import SubwordLabError
 
 # Text that exercises what the patterns treat specially: contractions (ASCII and

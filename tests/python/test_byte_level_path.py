@@ -1,4 +1,4 @@
-"""The fast byte-level encode path (byte_level_path.py) and the compact Encoding.
+"""The fast byte-level encode path (pipeline/byte_level_encode.py) and the compact Encoding.
 
 Every field the fast path fills must equal the general pipeline's (forced by
 asking for events) and `tokenizers`' own, and an Encoding built compactly must
@@ -12,7 +12,7 @@ import tokenizers
 from tokenizers import models as hf_models, pre_tokenizers as hf_pre, trainers as hf_trainers
 
 import subword_lab
-from subword_lab import byte_level_path
+from subword_lab.pipeline import byte_level_encode as byte_level_path
 from subword_lab.encoding import Encoding
 
 FIELDS = ("ids", "tokens", "offsets", "type_ids", "attention_mask", "special_tokens_mask",

@@ -26,7 +26,7 @@ from tiktoken import load as tiktoken_load
 from tiktoken_ext import openai_public
 
 import subword_lab
-from subword_lab.core import byte_level
+from subword_lab.core.tables import byte_level
 from subword_lab.core.errors import SubwordLabError
 from subword_lab.io import known_encodings
 from subword_lab.io.tiktoken_file import read_tiktoken

@@ -1,7 +1,7 @@
 """Tables filled on first use give what the whole tables gave, and what tokenizers gives:
 the prefix walk of Unigram and WordPiece (models/_prefixes.py), BPE's merge table of
-"left right" strings (models/_merge_table.py), and the JSON read whose numbers and
-depth are checked in whole-list passes (core/json_scan.py) against the hooked read.
+"left right" strings (models/merge_table.py), and the JSON read whose numbers and
+depth are checked in whole-list passes (core/json_checks/_scan.py) against the hooked read.
 """
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import tokenizers
 from tokenizers import models as hf_models
 
 from subword_lab import models
-from subword_lab.core import tokenizer_schema
+from subword_lab.core.json_checks import schema as tokenizer_schema
 from subword_lab.core.errors import SubwordLabError
-from subword_lab.models._merge_table import MergeTable
+from subword_lab.models.merge_table import MergeTable
 from subword_lab.models._prefixes import Prefixes
 from test_models_common import model_dict_of
 

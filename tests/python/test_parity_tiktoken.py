@@ -14,7 +14,7 @@ import tiktoken
 from hypothesis import given, settings, strategies as st
 
 import subword_lab
-from subword_lab.core import byte_level
+from subword_lab.core.tables import byte_level
 from subword_lab.io import loaders
 
 # GPT-2's split pattern as openai's encoder.py wrote it, and tiktoken's r50k form.

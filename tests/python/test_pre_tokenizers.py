@@ -191,7 +191,7 @@ def test_arbitrary_unicode_matches_tokenizers(text):
 
 def test_training_words_equal_pre_tokenize_str():
     import random
-    from subword_lab.pre_tokenize_words import words_function
+    from subword_lab.pipeline.training_words import words_function
     P = ours
     pres = [P.ByteLevel(add_prefix_space=False), P.ByteLevel(), P.ByteLevel(use_regex=False),
             P.BertPreTokenizer(), P.Whitespace(), P.WhitespaceSplit(), P.Metaspace(),
@@ -218,7 +218,7 @@ def test_trainer_counts_byte_level_words_as_pre_tokenize_str_gives_them():
     with and without a normalizer before it."""
     from collections import Counter
     from subword_lab import normalizers
-    from subword_lab.pre_tokenize_words import training_words
+    from subword_lab.pipeline.training_words import training_words
     from subword_lab.trainers import BpeTrainer
     texts = ["Hello  world, héllo wörld!", "", "字字 ー 😀 hello\n", " hello", "HELLO"] * 3
     for p in (ours.ByteLevel(), ours.ByteLevel(add_prefix_space=False),

@@ -10,7 +10,7 @@ import pytest
 import tiktoken
 
 from subword_lab import models
-from subword_lab.core import byte_level
+from subword_lab.core.tables import byte_level
 from subword_lab.models import bpe as bpe_module
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import subword_lab
-from subword_lab.core import regex_guard, unicode_regex
+from subword_lab.core.regex import guard as regex_guard, translate as unicode_regex
 from subword_lab.core.errors import SubwordLabError
 
 from test_regex_translation import _cached_file_patterns, _tiktoken_patterns

@@ -24,7 +24,7 @@ import unicodedata
 import pytest
 import regex
 
-from subword_lab.core import unicode_regex
+from subword_lab.core.regex import translate as unicode_regex
 
 # -- the alphabet texts are drawn from --------------------------------------------
 
@@ -315,7 +315,7 @@ def test_tiktoken_patterns_take_the_bmp_compile_on_bmp_texts(name, pattern):
 
 
 def test_the_gpt2_pattern_takes_the_bmp_compile_on_bmp_texts():
-    from subword_lab.core import byte_level
+    from subword_lab.core.tables import byte_level
     _compare_bmp(byte_level.GPT2_PATTERN, byte_level.GPT2_PATTERN, _oracle_texts(), "onig")
 
 
@@ -359,7 +359,7 @@ def test_tiktoken_patterns_with_placeholders_match_the_oracle(name, pattern):
 
 
 def test_the_gpt2_pattern_with_placeholders_matches_the_oracle():
-    from subword_lab.core import byte_level
+    from subword_lab.core.tables import byte_level
     _compare_placeholders(byte_level.GPT2_PATTERN, byte_level.GPT2_PATTERN,
                           _oracle_texts() + ["😀a \U00010400\U00010428 1\U0001d7d8"], "onig")
 

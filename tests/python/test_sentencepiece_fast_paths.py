@@ -236,7 +236,7 @@ def test_first_run_is_read_by_one_split(request):
     """Mistral v1 leaves the type out of its NORMAL pieces, v3 has pieces that
     are a \x15 or \x18 byte: the split reads all but the last piece of each."""
     import assets  # tools/, on the path from tests/conftest.py
-    from subword_lab.io.sentencepiece_pieces import split_run
+    from subword_lab.io._sentencepiece_pieces import split_run
     names = ["mistral.tokenizer.model.v1", "mistral.tokenizer.model.v3"]
     for name, path in assets.fetch(names, quiet=True).items():
         data = Path(path).read_bytes()
@@ -291,7 +291,7 @@ def test_added_tokens_are_registered_when_asked_for(trained):
 
 
 def test_space_neighbours_are_the_chars_next_to_an_inner_space():
-    from subword_lab.io.sentencepiece_models import _space_neighbours
+    from subword_lab.sentencepiece.bpe import _space_neighbours
     space = "\u2581"
     import assets  # tools/, on the path from tests/conftest.py
     mistral = assets.fetch(["mistral.tokenizer.model.v3"], quiet=True)

@@ -18,7 +18,7 @@ import pytest
 from tokenizers import normalizers as hf
 
 from subword_lab import normalizers as ours
-from subword_lab.core import unicode_tables
+from subword_lab.core.tables import unicode as unicode_tables
 
 CHARS = [chr(i) for i in range(0x110000) if not 0xD800 <= i < 0xE000]
 

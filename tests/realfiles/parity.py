@@ -19,7 +19,7 @@ for p in (HERE, ROOT / "py", ROOT / "tools"):
 import importlib  # noqa: E402
 
 import subword_lab  # noqa: E402
-from subword_lab.core import byte_level  # noqa: E402
+from subword_lab.core.tables import byte_level  # noqa: E402
 
 from cases import Case  # noqa: E402
 

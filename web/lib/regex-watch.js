@@ -1,4 +1,4 @@
-// The page's half of the bound on user regexes (py/subword_lab/core/regex_guard.py).
+// The page's half of the bound on user regexes (py/subword_lab/core/regex/guard.py).
 // In the browser nothing can interrupt Python from inside its worker (that takes
 // SharedArrayBuffer, which plain static hosts cannot enable), so the worker says when a
 // match that may backtrack starts and ends, and this watch gives each one a time limit.

@@ -18,9 +18,9 @@ import unicodedata
 from itertools import repeat
 from typing import NamedTuple
 
-from . import unicode_tables
-from .plane_regex import TwoPlaneRegex
-from .regex_guard import GuardedRegex
+from .tables import unicode as unicode_tables
+from .regex.planes import TwoPlaneRegex
+from .regex.guard import GuardedRegex
 
 __all__ = ["Token", "NormalizedString", "Split", "PreTokenizedString", "RUST_WHITESPACE"]
 

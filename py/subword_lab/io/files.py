@@ -10,7 +10,7 @@ from ..core.errors import SubwordLabError
 from ..core.safe_files import (MAX_BYTES, AtomicTextWriter, atomic_write, check_not_input,
                                check_regular, check_writable, read_bytes, read_text,
                                same_file, size_cap)
-from ..core.tokenizer_schema import loads_strict
+from ..core.json_checks.schema import loads_strict
 
 __all__ = ["MAX_BYTES", "check_options", "read_bytes", "read_text", "read_json", "with_path",
            "check_not_input", "atomic_write", "same_file", "size_cap", "check_writable",
@@ -26,7 +26,7 @@ def check_options(path, options, allowed):
 
 
 def read_json(path, max_bytes=None):
-    """JSON as tokenizers reads it (see core.tokenizer_schema.loads_strict)."""
+    """JSON as tokenizers reads it (see core.json_checks.schema.loads_strict)."""
     return loads_strict(read_text(path, "JSON", max_bytes), Path(path))
 
 

@@ -16,7 +16,7 @@ import base64
 import hashlib
 from typing import Callable, NamedTuple
 
-from ..core import byte_level
+from ..core.tables import byte_level
 
 __all__ = ["KnownEncoding", "ENCODINGS", "KNOWN_ENCODINGS", "ALIASES", "GPT2_DEFAULT", "by_name", "fingerprint",
            "recognise", "special_tokens_of"]

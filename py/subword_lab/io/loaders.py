@@ -24,7 +24,7 @@ from ..core.gc_pause import gc_paused
 from ..tokenizer import Tokenizer
 from .detect import detect_file, detect_folder
 from .files import size_cap
-from .ranked_merges import tiktoken_merges
+from ..models.ranked_merges import tiktoken_merges
 from .sentencepiece import load_sentencepiece
 from .tekken_file import load_tekken
 from .tiktoken_file import load_tiktoken

@@ -28,9 +28,9 @@ import sys
 
 from ..core.errors import SubwordLabError
 from ..core.gc_pause import gc_paused
-from ..core.tokenizer_schema import loads_strict
+from ..core.json_checks.schema import loads_strict
 from ..models import BPE, Unigram
-from ..models._merge_table import use_packed
+from ..models.merge_table import use_packed
 from ..tokenizer import Tokenizer
 from .files import read_json
 

@@ -12,8 +12,8 @@ from ..core.normalized import PreTokenizedString
 from ..encoding import Encoding
 from ..tokenizer import Tokenizer, _normalize_event, _pre_tokenize_event
 from .files import check_options, with_path
-from .sentencepiece_encode import CONTROL, UNKNOWN, USER_DEFINED, SpmNormalizer, decode_pieces
-from .sentencepiece_models import SentencePieceBPE, SentencePieceUnigram
+from ..sentencepiece.normalizer import CONTROL, UNKNOWN, USER_DEFINED, SpmNormalizer, decode_pieces
+from ..sentencepiece.bpe import SentencePieceBPE, SentencePieceUnigram
 from .sentencepiece_model import read_model
 
 __all__ = ["load_sentencepiece", "SentencePieceTokenizer"]
@@ -27,7 +27,7 @@ _SPACE = "\u2581"
 def load_sentencepiece(path, **options) -> Tokenizer:
     """A sentencepiece model that encodes and decodes exactly as sentencepiece does.
 
-    Encoding runs sentencepiece's own steps (sentencepiece_encode.py): its
+    Encoding runs sentencepiece's own steps (sentencepiece/normalizer.py): its
     normalizer on the whole text, then its Unigram or BPE encoder on the whole
     normalized text. The Tokenizer also carries the nearest Hugging Face pipeline
     (charsmap, whitespace Replace steps, Metaspace, added tokens), which is what

@@ -18,7 +18,7 @@ from itertools import compress
 
 from ..core.errors import SubwordLabError
 from ..core.safe_files import read_bytes  # regular files under the size cap only
-from .sentencepiece_pieces import first_run, piece_run, string_run
+from ._sentencepiece_pieces import first_run, piece_run, string_run
 
 __all__ = ["SentencePiece", "Pieces", "TrainerSpec", "NormalizerSpec", "ModelProto",
            "parse_model", "read_model", "summary", "PIECE_TYPES", "MODEL_TYPES"]

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from .. import decoders, models, normalizers, pre_tokenizers
 from ..added_vocabulary import AddedToken
-from ..core import byte_level, regex_guard
+from ..core.tables import byte_level
+from ..core.regex import guard as regex_guard
 from ..core.errors import SubwordLabError
 from ..tokenizer import Tokenizer
 from . import known_encodings

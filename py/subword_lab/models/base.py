@@ -93,11 +93,11 @@ class Model:
         raise NotImplementedError
 
     def __repr__(self) -> str:  # tokenizers' style: the tokenizer.json fields
-        from ..reprs import hf_repr
+        from ..core.components.reprs import hf_repr
         return hf_repr(type(self).__name__, self.to_dict())
 
     def __str__(self) -> str:  # the same, long lists shortened
-        from ..reprs import hf_repr
+        from ..core.components.reprs import hf_repr
         return hf_repr(type(self).__name__, self.to_dict(), short=True)
 
 

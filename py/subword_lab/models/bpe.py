@@ -18,8 +18,8 @@ import itertools
 import operator
 import random
 
-from . import _long_words, _merge_table
-from ._merge_table import MergeTable
+from . import _long_words, merge_table as _merge_table
+from .merge_table import MergeTable
 from .base import (Model, Token, byte_token, field, model_error, ordered_vocab,
                    read_vocab_map, tokens_event)
 
@@ -129,7 +129,7 @@ def _shifted_offsets(word, starts, ends, keep, unk_bytes):
 def merges_from_ranks(ranks: dict) -> list:
     """The merge list of a rank-mode BPE (token text -> rank), for saving it as
     tokenizer.json: every split of a token into two ranked tokens, ordered by the
-    rank of the token made, then of its left part (as io.ranked_merges does)."""
+    rank of the token made, then of its left part (as models.ranked_merges does)."""
     merges = [(rank, ranks[left], left, right)
               for token, rank in ranks.items() for cut in range(1, len(token))
               if (left := token[:cut]) in ranks and (right := token[cut:]) in ranks]

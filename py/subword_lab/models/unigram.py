@@ -18,7 +18,7 @@ import math
 import operator
 import random
 
-from ..core.bulk_checks import all_scored_pieces
+from ..core.json_checks.bulk import all_scored_pieces
 from ..core.errors import SubwordLabError
 from ._prefixes import Prefixes
 from .base import Model, Token, byte_token, field, model_error, tokens_event

@@ -95,7 +95,7 @@ class Trainer:
             self.words = dict(Counter(chain.from_iterable(map(process, iterator))))
             return
         # pieces are counted as they come and each distinct one finished once
-        # (a pre_tokenize_words.SplitThenFinish: finish is one to one)
+        # (a pipeline.training_words.SplitThenFinish: finish is one to one)
         counts = Counter(chain.from_iterable(map(split, iterator)))
         self.words = dict(zip(map(finish, counts), counts.values()))
 
@@ -157,7 +157,7 @@ def tokenizer_process(tokenizer):
 
     Only the words' text matters to a trainer, so the string-level entry points
     do, without tracking alignments (`normalize_str`, `words_function`)."""
-    from ..pre_tokenize_words import training_words
+    from ..pipeline.training_words import training_words
     normalizer = getattr(tokenizer, "normalizer", None)
     return training_words(getattr(tokenizer, "pre_tokenizer", None),
                           None if normalizer is None else normalizer.normalize_str)

@@ -15,7 +15,7 @@ import re
 from bisect import bisect_right
 
 from .. import __version__
-from ..core import regex_guard
+from ..core.regex import guard as regex_guard
 from .registry import REGISTRY
 from .count import count_start, count_step  # noqa: F401  (whole-text counts)
 from .live import encode_live  # noqa: F401  (the encode while typing)

@@ -101,7 +101,7 @@ def unigram_nbest(args_json: str, emit=None) -> str:
     args = json.loads(args_json)
     tokenizer = REGISTRY.get(args.get("key"))
     model = tokenizer.model
-    # a sentencepiece model's Unigram is a subclass (io/sentencepiece_models.py)
+    # a sentencepiece model's Unigram is a subclass (sentencepiece/bpe.py)
     if not isinstance(model, Unigram):
         raise SubwordLabError(f"the tokenizer {args.get('key')!r} is not a Unigram model")
     n = int(args.get("n", 5))

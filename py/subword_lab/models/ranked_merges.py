@@ -2,8 +2,8 @@
 (the adjacent pair whose product has the best rank, leftmost on a tie)."""
 from __future__ import annotations
 
-from ..core import byte_level
-from ..models.bpe import merges_from_ranks  # noqa: F401 - re-exported: io callers look here
+from ..core.tables import byte_level
+from .bpe import merges_from_ranks  # noqa: F401 - re-exported: io callers look here
 
 __all__ = ["merges_from_ranks", "rank_by_product", "tiktoken_merges"]
 

@@ -1,6 +1,6 @@
 """sentencepiece's Unigram encoder (EncodeOptimized), over the whole normalized text.
 
-See sentencepiece_encode.py for why the whole text, and docs/architecture.md.
+See normalizer.py for why the whole text, and docs/architecture.md.
 
 Speed without giving up exactness: a model without user-defined pieces takes a
 lean lattice (`_cuts`): one dict from each piece, and each prefix of one, to its
@@ -19,7 +19,7 @@ from itertools import compress
 
 from ..models.base import Token, byte_token
 from ..models.unigram import UNK_PENALTY, Unigram, _prefix_table, best_path_spans
-from .sentencepiece_encode import NORMAL, UNUSED, USER_DEFINED, f32
+from .normalizer import NORMAL, UNUSED, USER_DEFINED, f32
 
 __all__ = ["SentencePieceUnigram"]
 

@@ -9,7 +9,7 @@ end in a RecursionError mid-encode. We refuse it where it is built instead, with
 """
 from __future__ import annotations
 
-from .errors import SubwordLabError
+from ..errors import SubwordLabError
 
 __all__ = ["MAX_SEQUENCE_DEPTH", "SequenceItems", "nesting_depth"]
 

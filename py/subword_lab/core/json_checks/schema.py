@@ -13,9 +13,9 @@ import json
 import math
 import re
 
-from . import json_scan
-from .bulk_checks import all_merges, all_scored_pieces, all_strings, all_u32, passes
-from .errors import SubwordLabError
+from . import _scan as json_scan
+from .bulk import all_merges, all_scored_pieces, all_strings, all_u32, passes
+from ..errors import SubwordLabError
 
 __all__ = ["MAX_JSON_DEPTH", "loads_strict", "check_tokenizer"]
 
@@ -90,7 +90,7 @@ def _locate_number(text):
 def loads_strict(text, path=None):
     """json.loads as serde_json reads it: no NaN/Infinity, no out-of-range numbers,
     at most MAX_JSON_DEPTH levels of nesting; errors are SubwordLabError."""
-    try:  # the usual file, checked in C-level passes (core/json_scan.py)
+    try:  # the usual file, checked in C-level passes (core/json_checks/_scan.py)
         data = json.loads(text, parse_constant=_refuse_constant)
         if json_scan.plain(data, MAX_JSON_DEPTH):
             return data
@@ -212,7 +212,7 @@ def merge(value, where):
     pair(string, string)(value, where)
 
 
-u32.bulk, string.bulk, merge.bulk = all_u32, all_strings, all_merges  # core/bulk_checks.py
+u32.bulk, string.bulk, merge.bulk = all_u32, all_strings, all_merges  # core/json_checks/bulk.py
 
 
 class Fields:

@@ -16,10 +16,11 @@ from array import array
 from itertools import accumulate as _accumulate, chain, repeat as _repeat
 from operator import add as _add, itemgetter
 
-from . import normalizers, pre_tokenizers
-from .core import byte_level, plane_regex, regex_guard
-from .encoding import Encoding
-from .models.bpe import BPE
+from .. import normalizers, pre_tokenizers
+from ..core.tables import byte_level
+from ..core.regex import planes as plane_regex, guard as regex_guard
+from ..encoding import Encoding
+from ..models.bpe import BPE
 
 __all__ = ["plan", "encode"]
 

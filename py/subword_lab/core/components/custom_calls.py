@@ -4,7 +4,7 @@ beside their base classes in normalizers.py, pre_tokenizers.py and decoders.py.
 """
 from __future__ import annotations
 
-from .errors import SubwordLabError
+from ..errors import SubwordLabError
 
 
 def call_user(obj, method, *args):

@@ -33,8 +33,8 @@ import itertools
 import re
 import unicodedata
 
-from .errors import SubwordLabError
-from .plane_regex import AstralMap, TwoPlaneRegex
+from ..errors import SubwordLabError
+from .planes import AstralMap, TwoPlaneRegex
 
 MAX_CP = 0x10FFFF
 _BMP = ((0, 0xFFFF),)

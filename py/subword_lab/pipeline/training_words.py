@@ -13,8 +13,8 @@ each occurrence (`Trainer.feed`).
 """
 from __future__ import annotations
 
-from .core import byte_level
-from . import pre_tokenizers as pt
+from ..core.tables import byte_level
+from .. import pre_tokenizers as pt
 
 __all__ = ["words_function", "training_words", "SplitThenFinish"]
 

@@ -1,7 +1,7 @@
 """sentencepiece's BPE encoder, over the whole normalized text (its Unigram
-encoder is in sentencepiece_unigram.py; both are exported here).
+encoder is in unigram.py; both are exported here).
 
-See sentencepiece_encode.py for why the whole text, and docs/architecture.md.
+See normalizer.py for why the whole text, and docs/architecture.md.
 """
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from itertools import accumulate, compress, repeat
 from operator import add, itemgetter
 
 from ..models.base import Token
-from .sentencepiece_encode import NORMAL, SPACE, UNUSED, USER_DEFINED, matcher
-from .sentencepiece_unigram import SentencePieceUnigram, append_unknown
+from .normalizer import NORMAL, SPACE, UNUSED, USER_DEFINED, matcher
+from .unigram import SentencePieceUnigram, append_unknown
 
 __all__ = ["SentencePieceUnigram", "SentencePieceBPE"]
 
@@ -265,7 +265,7 @@ class SentencePieceBPE:
         by the piece's score (built on first use: it is the slow part)."""
         if self._hf is None:
             from ..models import BPE
-            from .ranked_merges import rank_by_product
+            from ..models.ranked_merges import rank_by_product
             vocab = self.vocab
             scores = sorted({v[0] for v in self._mergeable.values()}, reverse=True)
             rank_of = {sc: r for r, sc in enumerate(scores)}

@@ -35,8 +35,8 @@ import threading
 import time
 import zlib
 
-from . import unicode_regex
-from .errors import SubwordLabError
+from . import translate as unicode_regex
+from ..errors import SubwordLabError
 
 try:  # the private parser module is the only way to see the structure of a pattern
     from re import _parser as _sre_parse

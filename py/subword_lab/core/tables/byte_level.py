@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from . import unicode_regex
+from ..regex import translate as unicode_regex
 
 # The pattern of the original GPT-2 release, as Hugging Face's ByteLevel uses it.
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""

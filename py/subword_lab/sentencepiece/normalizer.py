@@ -8,8 +8,8 @@ normalizes the whole text at once, never splits it into words when it encodes
 text. So a whitespace-only piece like "▁▁▁▁" can be chosen, user-defined pieces
 are kept out of the charsmap and found by the model itself, and control or
 unknown piece strings typed in the text are plain text. This module holds the
-normalizer and the decoder, sentencepiece_models.py the two encoders, and
-sentencepiece.py wraps them in a Tokenizer that still saves as a tokenizer.json
+normalizer and the decoder, bpe.py and unigram.py the two encoders, and
+io/sentencepiece.py wraps them in a Tokenizer that still saves as a tokenizer.json
 (the nearest Hugging Face pipeline).
 
 Unigram ties: sentencepiece adds float32 scores (C++ `float`), Hugging Face

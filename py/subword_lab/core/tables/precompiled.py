@@ -30,7 +30,7 @@ import unicodedata
 from array import array
 from functools import lru_cache
 
-from .errors import SubwordLabError
+from ..errors import SubwordLabError
 
 __all__ = ["CharsMap", "graphemes", "apply_replacement"]
 

@@ -20,7 +20,12 @@ from . import pre_tokenizers as _pre_tokenizers
 from . import processors as _processors
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .encoding import Encoding
+from .pipeline.events import (added_tokens_event, final_event, normalize_event, piece_event,
+                              pre_tokenize_event)
+from .pipeline.json_fields import check_count, component, component_dict
 from .pipeline.training_words import training_words
+from .pipeline.truncation import (DIRECTIONS, STRATEGIES, longest_first, padding_from_json,
+                                  padding_to_json, truncation_from_json, truncation_to_json)
 from .core.regex import guard as regex_guard
 from .core.errors import SubwordLabError
 from .core.safe_files import atomic_write, check_file_kind, read_text
@@ -48,11 +53,6 @@ def special_tokens_as_text(special_tokens=None, split_special_tokens=None):
         wanted = split
     return wanted
 
-_STRATEGIES = {"longest_first": "LongestFirst", "only_first": "OnlyFirst",
-               "only_second": "OnlySecond"}
-_STRATEGIES_R = {v: k for k, v in _STRATEGIES.items()}
-_DIRECTIONS = {"left": "Left", "right": "Right"}
-_DIRECTIONS_R = {v: k for k, v in _DIRECTIONS.items()}
 # Padding adds at most this many tokens to an encoding: far beyond any model's
 # context, far below what would exhaust memory (a length of 10^9 in a file).
 MAX_PADDING = 1 << 22
@@ -154,12 +154,12 @@ class Tokenizer:
 
     def enable_truncation(self, max_length, stride=0, strategy="longest_first",
                           direction="right"):
-        _check_count(max_length, "truncation.max_length")
-        _check_count(stride, "truncation.stride")
-        if strategy not in _STRATEGIES:
+        check_count(max_length, "truncation.max_length")
+        check_count(stride, "truncation.stride")
+        if strategy not in STRATEGIES:
             raise SubwordLabError(f"unknown strategy {strategy!r}: use longest_first, "
                                   "only_first or only_second", field="truncation.strategy")
-        if direction not in _DIRECTIONS:
+        if direction not in DIRECTIONS:
             raise SubwordLabError(f"unknown direction {direction!r}: use left or right",
                                   field="truncation.direction")
         effective = max_length - self.num_special_tokens_to_add(False)
@@ -180,14 +180,14 @@ class Tokenizer:
 
     def enable_padding(self, direction="right", pad_id=0, pad_type_id=0, pad_token="[PAD]",
                        length=None, pad_to_multiple_of=None):
-        if direction not in _DIRECTIONS:
+        if direction not in DIRECTIONS:
             raise SubwordLabError(f"unknown direction {direction!r}: use left or right",
                                   field="padding.direction")
         for name, value in (("length", length), ("pad_to_multiple_of", pad_to_multiple_of)):
             if value is not None:
-                _check_count(value, f"padding.{name}")
+                check_count(value, f"padding.{name}")
         for name, value in (("pad_id", pad_id), ("pad_type_id", pad_type_id)):
-            _check_count(value, f"padding.{name}", 2 ** 32)
+            check_count(value, f"padding.{name}", 2 ** 32)
         self._padding = {"length": length, "pad_to_multiple_of": pad_to_multiple_of,
                          "pad_id": int(pad_id), "pad_token": str(pad_token),
                          "pad_type_id": int(pad_type_id), "direction": direction}
@@ -234,7 +234,7 @@ class Tokenizer:
             pair_encoding = self._encode_sequence(pair, 1, is_pretokenized, on_event)
         result = self.post_process(encoding, pair_encoding, add_special_tokens)
         if on_event is not None:
-            on_event(_final_event(result))
+            on_event(final_event(result))
         return result
 
     def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True, *,
@@ -318,7 +318,7 @@ class Tokenizer:
         if self.pre_tokenizer is not None:
             self.pre_tokenizer.pre_tokenize(pts)
         if on_event is not None:
-            on_event(_pre_tokenize_event(pts, type_id))
+            on_event(pre_tokenize_event(pts, type_id))
         return self._tokenize(pts, type_id, word_index, on_event)
 
     def _extract_and_normalize(self, text, type_id, on_event):
@@ -330,7 +330,7 @@ class Tokenizer:
         if added.has_raw:
             pts.splits = _split_added(pts.splits, added, False)
         if on_event is not None and len(added):
-            on_event(_added_tokens_event(pts, type_id, added, "original"))
+            on_event(added_tokens_event(pts, type_id, added, "original"))
         new_splits = []
         for split in pts.splits:
             if split.tokens is not None:
@@ -340,14 +340,14 @@ class Tokenizer:
             if normalizer is not None:
                 normalizer.normalize(ns)
                 if on_event is not None:
-                    on_event(_normalize_event(ns, type_id))
+                    on_event(normalize_event(ns, type_id))
             if added.has_normalized:
                 new_splits.extend(_split_added([Split(ns, None)], added, True))
             elif ns.normalized:
                 new_splits.append(split)
         pts.splits = new_splits
         if on_event is not None and added.has_normalized:
-            on_event(_added_tokens_event(pts, type_id, added, "normalized"))
+            on_event(added_tokens_event(pts, type_id, added, "normalized"))
         return pts
 
     def _tokenize(self, pts, type_id, word_index, on_event):
@@ -363,7 +363,7 @@ class Tokenizer:
                 if on_event is None:
                     toks = tokenize(ns.normalized)
                 else:
-                    on_event(_piece_event(ns, index, type_id))
+                    on_event(piece_event(ns, index, type_id))
                     toks = tokenize(ns.normalized, on_event=on_event)
                 split.tokens = toks
             word = index if word_index is None else word_index
@@ -433,7 +433,7 @@ class Tokenizer:
             if pair is None:
                 encoding.truncate(max_length, stride, direction)
             else:
-                n1, n2 = _longest_first(len(encoding.ids), len(pair.ids), max_length)
+                n1, n2 = longest_first(len(encoding.ids), len(pair.ids), max_length)
                 encoding.truncate(n1, stride, direction)
                 pair.truncate(n2, stride, direction)
             return encoding, pair
@@ -549,13 +549,13 @@ class Tokenizer:
     def to_dict(self):
         return {
             "version": "1.0",
-            "truncation": _truncation_to_json(self._truncation),
-            "padding": _padding_to_json(self._padding),
+            "truncation": truncation_to_json(self._truncation),
+            "padding": padding_to_json(self._padding),
             "added_tokens": self.added_vocabulary.to_list(),
-            "normalizer": _to_dict(self._normalizer),
-            "pre_tokenizer": _to_dict(self.pre_tokenizer),
-            "post_processor": _to_dict(self.post_processor),
-            "decoder": _to_dict(self.decoder),
+            "normalizer": component_dict(self._normalizer),
+            "pre_tokenizer": component_dict(self.pre_tokenizer),
+            "post_processor": component_dict(self.post_processor),
+            "decoder": component_dict(self.decoder),
             "model": self._model.to_dict(),
         }
 
@@ -602,19 +602,19 @@ class Tokenizer:
             raise SubwordLabError("missing field: a tokenizer.json needs a model", path,
                                   "model")
         tok = cls(model if model is not None else
-                  _component(_models.from_dict, data["model"], "model", path))
-        tok._normalizer = _component(_normalizers.from_dict, data.get("normalizer"),
+                  component(_models.from_dict, data["model"], "model", path))
+        tok._normalizer = component(_normalizers.from_dict, data.get("normalizer"),
                                      "normalizer", path)
-        tok.pre_tokenizer = _component(_pre_tokenizers.from_dict, data.get("pre_tokenizer"),
+        tok.pre_tokenizer = component(_pre_tokenizers.from_dict, data.get("pre_tokenizer"),
                                        "pre_tokenizer", path)
         # Errors of user regexes at encode time name this file and the field.
         regex_guard.label(tok._normalizer, path, "normalizer")
         regex_guard.label(tok.pre_tokenizer, path, "pre_tokenizer")
-        tok.post_processor = _component(_processors.from_dict, data.get("post_processor"),
+        tok.post_processor = component(_processors.from_dict, data.get("post_processor"),
                                         "post_processor", path)
-        tok.decoder = _component(_decoders.from_dict, data.get("decoder"), "decoder", path)
-        tok._truncation = _truncation_from_json(data.get("truncation"), path)
-        tok._padding = _padding_from_json(data.get("padding"), path)
+        tok.decoder = component(_decoders.from_dict, data.get("decoder"), "decoder", path)
+        tok._truncation = truncation_from_json(data.get("truncation"), path)
+        tok._padding = padding_from_json(data.get("padding"), path)
         added = data.get("added_tokens") or []
         if not isinstance(added, list):
             raise SubwordLabError("expected a list", path, "added_tokens")
@@ -688,118 +688,6 @@ def _is_word_lists_pair(item):
             and all(isinstance(x, (list, tuple)) for x in item))
 
 
-# -- tokenizer.json helpers ---------------------------------------------------------------
-
-def _check_count(value, field, limit=2 ** 64):
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
-        raise SubwordLabError(f"expected a whole number from 0 to {limit - 1}, got {value!r}",
-                              field=field)
-
-
-def _to_dict(component):
-    return None if component is None else component.to_dict()
-
-
-def _component(from_dict, value, name, path):
-    """Build one component; any error names the file and the field."""
-    if value is None:
-        return None
-    try:
-        return from_dict(value)
-    except SubwordLabError as exc:
-        field = exc.field or ""
-        if not field.startswith(name):
-            field = f"{name}.{field}" if field else name
-        raise SubwordLabError(exc.reason, path, field) from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise SubwordLabError(f"invalid value ({type(exc).__name__}: {exc})", path,
-                              name) from None
-
-
-def _expect(d, key, kinds, path, where, default=...):
-    if key not in d or d[key] is None and default is not ...:
-        if default is ...:
-            raise SubwordLabError("missing field", path, f"{where}.{key}")
-        return default
-    value = d[key]
-    if not isinstance(value, kinds) or isinstance(value, bool) and bool not in (
-            kinds if isinstance(kinds, tuple) else (kinds,)):
-        raise SubwordLabError(f"unexpected value {value!r}", path, f"{where}.{key}")
-    return value
-
-
-def _truncation_from_json(d, path):
-    if d is None:
-        return None
-    if not isinstance(d, dict):
-        raise SubwordLabError("expected an object or null", path, "truncation")
-    strategy = _expect(d, "strategy", str, path, "truncation", "LongestFirst")
-    direction = _expect(d, "direction", str, path, "truncation", "Right")
-    if strategy not in _STRATEGIES_R:
-        raise SubwordLabError(f"unknown strategy {strategy!r}", path, "truncation.strategy")
-    if direction not in _DIRECTIONS_R:
-        raise SubwordLabError(f"unknown direction {direction!r}", path, "truncation.direction")
-    return {"max_length": _expect(d, "max_length", int, path, "truncation"),
-            "stride": _expect(d, "stride", int, path, "truncation", 0),
-            "strategy": _STRATEGIES_R[strategy], "direction": _DIRECTIONS_R[direction]}
-
-
-def _truncation_to_json(params):
-    if params is None:
-        return None
-    return {"direction": _DIRECTIONS[params["direction"]], "max_length": params["max_length"],
-            "strategy": _STRATEGIES[params["strategy"]], "stride": params["stride"]}
-
-
-def _padding_from_json(d, path):
-    if d is None:
-        return None
-    if not isinstance(d, dict):
-        raise SubwordLabError("expected an object or null", path, "padding")
-    strategy = d.get("strategy", "BatchLongest")
-    if strategy == "BatchLongest":
-        length = None
-    elif isinstance(strategy, dict) and isinstance(strategy.get("Fixed"), int):
-        length = strategy["Fixed"]
-    else:
-        raise SubwordLabError(f"expected \"BatchLongest\" or {{\"Fixed\": n}}, got {strategy!r}",
-                              path, "padding.strategy")
-    direction = _expect(d, "direction", str, path, "padding", "Right")
-    if direction not in _DIRECTIONS_R:
-        raise SubwordLabError(f"unknown direction {direction!r}", path, "padding.direction")
-    return {"length": length,
-            "pad_to_multiple_of": _expect(d, "pad_to_multiple_of", int, path, "padding", None),
-            "pad_id": _expect(d, "pad_id", int, path, "padding", 0),
-            "pad_token": _expect(d, "pad_token", str, path, "padding", "[PAD]"),
-            "pad_type_id": _expect(d, "pad_type_id", int, path, "padding", 0),
-            "direction": _DIRECTIONS_R[direction]}
-
-
-def _padding_to_json(params):
-    if params is None:
-        return None
-    length = params["length"]
-    return {"strategy": "BatchLongest" if length is None else {"Fixed": length},
-            "direction": _DIRECTIONS[params["direction"]],
-            "pad_to_multiple_of": params["pad_to_multiple_of"], "pad_id": params["pad_id"],
-            "pad_type_id": params["pad_type_id"], "pad_token": params["pad_token"]}
-
-
-def _longest_first(n1, n2, max_length):
-    """How HF shares `max_length` between a pair: trim the longer one first."""
-    swap = n1 > n2
-    if swap:
-        n1, n2 = n2, n1
-    if n1 > max_length:
-        n2 = n1
-    else:
-        n2 = max(n1, max_length - n1)
-    if n1 + n2 > max_length:
-        n1 = max_length // 2
-        n2 = n1 + max_length % 2
-    return (n2, n1) if swap else (n1, n2)
-
-
 def _split_added(splits, added, normalized_tokens):
     """Cut every split without tokens at the added tokens found in its normalized text."""
     out = []
@@ -826,58 +714,3 @@ def _split_added(splits, added, normalized_tokens):
                 value = piece.normalized
                 out.append(Split(piece, [Token(id_, value, (0, len(value)))]))
     return out
-
-
-# -- events ---------------------------------------------------------------------------------
-
-def _span(ns):
-    return list(ns.convert_offsets(0, len(ns.normalized)))
-
-
-def _normalize_event(ns, type_id):
-    helper = getattr(ns, "to_event", None)
-    event = helper() if helper is not None else {
-        "type": "normalize", "original": ns.original, "normalized": ns.normalized}
-    event = dict(event)
-    event.setdefault("type", "normalize")
-    event["sequence"] = type_id
-    return event
-
-
-def _added_tokens_event(pts, type_id, added, stage):
-    splits = []
-    for split in pts.splits:
-        entry = {"text": split.normalized.normalized, "offsets": _span(split.normalized),
-                 "id": None, "special": False}
-        if split.tokens is not None:
-            id_ = split.tokens[0][0]
-            entry["id"] = id_
-            entry["special"] = added.tokens_map_r[id_].special
-        splits.append(entry)
-    return {"type": "added_tokens", "sequence": type_id, "stage": stage, "splits": splits}
-
-
-def _pre_tokenize_event(pts, type_id):
-    pieces = []
-    for split in pts.splits:
-        ns = split.normalized
-        pieces.append({"text": ns.normalized, "offsets": _span(ns),
-                       "added": split.tokens is not None})
-    return {"type": "pre_tokenize", "sequence": type_id, "pieces": pieces}
-
-
-def _piece_event(ns, index, type_id):
-    return {"type": "model_piece", "sequence": type_id, "index": index,
-            "text": ns.normalized, "offsets": _span(ns)}
-
-
-def _final_event(encoding):
-    return {"type": "encoding", "ids": list(encoding.ids), "tokens": list(encoding.tokens),
-            "offsets": [list(o) for o in encoding.offsets],
-            "type_ids": list(encoding.type_ids),
-            "attention_mask": list(encoding.attention_mask),
-            "special_tokens_mask": list(encoding.special_tokens_mask),
-            "added_by_post_processor": [bool(m and a) for m, a in
-                                        zip(encoding.special_tokens_mask,
-                                            encoding.attention_mask)],
-            "word_ids": list(encoding.word_ids)}

@@ -10,7 +10,8 @@ from ..added_vocabulary import AddedToken
 from ..core.errors import SubwordLabError
 from ..core.normalized import PreTokenizedString
 from ..encoding import Encoding
-from ..tokenizer import Tokenizer, _normalize_event, _pre_tokenize_event
+from ..pipeline.events import normalize_event, pre_tokenize_event
+from ..tokenizer import Tokenizer
 from .files import check_options, with_path
 from ..sentencepiece.normalizer import CONTROL, UNKNOWN, USER_DEFINED, SpmNormalizer, decode_pieces
 from ..sentencepiece.bpe import SentencePieceBPE, SentencePieceUnigram
@@ -123,8 +124,8 @@ class SentencePieceTokenizer(Tokenizer):
         pts = PreTokenizedString(ns)
         if not ns.normalized:
             pts.splits = []
-        on_event(_normalize_event(ns, type_id))
-        on_event(_pre_tokenize_event(pts, type_id))
+        on_event(normalize_event(ns, type_id))
+        on_event(pre_tokenize_event(pts, type_id))
         return self._tokenize(pts, type_id, word_index, on_event)
 
     def _encode_columns(self, text, type_id, word_index):

@@ -30,7 +30,7 @@ CACHE_CAPACITY = 10_000
 CACHE_MAX_LENGTH = 256  # in UTF-8 bytes, as HF counts
 
 
-def _prefix_table(pieces) -> Prefixes:
+def prefix_table(pieces) -> Prefixes:
     """Every piece -> its id (a repeated piece keeps its last id, as HF's map does),
     any other prefix of a piece -> -1, filled on first use: read it with []."""
     return Prefixes(dict(zip(pieces, itertools.count())))

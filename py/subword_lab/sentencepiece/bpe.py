@@ -1,7 +1,7 @@
 """sentencepiece's BPE encoder, over the whole normalized text (its Unigram
 encoder is in unigram.py; both are exported here).
 
-See normalizer.py for why the whole text, and docs/architecture.md.
+See __init__.py for why the whole text, and docs/architecture.md.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from itertools import accumulate, compress, repeat
 from operator import add, itemgetter
 
 from ..models.base import Token
-from .normalizer import NORMAL, SPACE, UNUSED, USER_DEFINED, matcher
+from .pieces import NORMAL, SPACE, UNUSED, USER_DEFINED, matcher
 from .unigram import SentencePieceUnigram, append_unknown
 
 __all__ = ["SentencePieceUnigram", "SentencePieceBPE"]

@@ -1,49 +1,16 @@
-"""sentencepiece's own encoding and decoding, for tokenizers loaded from a .model file.
-
-Hugging Face's pipeline (normalizer, then added tokens, then a pre-tokenizer that
-splits at "▁") cannot give sentencepiece's pieces on every text: sentencepiece
-normalizes the whole text at once, never splits it into words when it encodes
-(`split_by_whitespace`, `split_digits`, `split_by_unicode_script` and
-`split_by_number` only shape training), and its models see the whole normalized
-text. So a whitespace-only piece like "▁▁▁▁" can be chosen, user-defined pieces
-are kept out of the charsmap and found by the model itself, and control or
-unknown piece strings typed in the text are plain text. This module holds the
-normalizer and the decoder, bpe.py and unigram.py the two encoders, and
-io/sentencepiece.py wraps them in a Tokenizer that still saves as a tokenizer.json
-(the nearest Hugging Face pipeline).
-
-Unigram ties: sentencepiece adds float32 scores (C++ `float`), Hugging Face
-float64; a tie in one may not be a tie in the other (20 dots on sentencepiece's
-botchan model). `SentencePieceUnigram` rounds every path score to float32 as
-sentencepiece does; `models.Unigram` (for tokenizer.json files) keeps float64.
+"""sentencepiece's Normalizer: the whole text at once, by the precompiled charsmap and
+the spec's whitespace rules, with every character's alignment to the input (see
+__init__.py for why sentencepiece's pipeline is not Hugging Face's).
 """
 from __future__ import annotations
 
 import re
-import struct
 
 from ..core.normalized import NormalizedString
 
-__all__ = ["SpmNormalizer", "decode_pieces", "f32", "matcher",
-           "NORMAL", "UNKNOWN", "CONTROL", "USER_DEFINED", "UNUSED", "BYTE", "SPACE"]
+from .pieces import SPACE, matcher
 
-NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
-SPACE = "\u2581"
-_F32 = struct.Struct("<f")
-_ESCAPED = re.compile("[\udc80-\udcff]")
-
-
-def f32(x: float) -> float:
-    """x rounded to the nearest float32 (what a C++ `float` would hold)."""
-    return _F32.unpack(_F32.pack(x))[0]
-
-
-def matcher(symbols):
-    """A regex finding the longest user-defined symbol at a position (or None)."""
-    if not symbols:
-        return None
-    ordered = sorted(symbols, key=len, reverse=True)
-    return re.compile("|".join(re.escape(s) for s in ordered))
+__all__ = ["SpmNormalizer"]
 
 
 class SpmNormalizer:
@@ -179,43 +146,3 @@ class SpmNormalizer:
             normalized += space
             align.append((at, at))
         return NormalizedString(text, _normalized=normalized, _align=align)
-
-
-def decode_pieces(pieces, types, spec, unk_surface, keep_control=False):
-    """sentencepiece's Decode: control pieces vanish, an unknown piece reads as the
-    unk surface, runs of byte pieces are decoded as UTF-8 (an invalid byte is
-    U+FFFD), "▁" reads as a space and the first piece loses one leading "▁"."""
-    out = []
-    strip_first = spec.add_dummy_prefix or spec.remove_extra_whitespaces
-    bos_ws = True
-    seen_ws = False
-    pending = bytearray()
-
-    def flush():
-        if pending:
-            # sentencepiece replaces every invalid byte with one U+FFFD
-            text = pending.decode("utf-8", "surrogateescape")
-            out.append(_ESCAPED.sub("\ufffd", text))
-            pending.clear()
-
-    for piece, kind in zip(pieces, types):
-        if kind == BYTE:
-            pending.append(int(piece[3:5], 16))
-            continue
-        flush()
-        if seen_ws or any(out):
-            bos_ws = False
-        if kind == CONTROL:
-            text = piece if keep_control else ""
-            seen_ws = False
-        elif kind == UNKNOWN:
-            text, seen_ws = unk_surface, False
-        else:
-            seen_ws = False
-            if bos_ws and strip_first and piece.startswith(SPACE):
-                piece = piece[1:]
-                seen_ws = not spec.remove_extra_whitespaces
-            text = piece.replace(SPACE, " ")
-        out.append(text)
-    flush()
-    return "".join(out)

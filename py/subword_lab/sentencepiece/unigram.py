@@ -1,6 +1,6 @@
 """sentencepiece's Unigram encoder (EncodeOptimized), over the whole normalized text.
 
-See normalizer.py for why the whole text, and docs/architecture.md.
+See __init__.py for why the whole text, and docs/architecture.md.
 
 Speed without giving up exactness: a model without user-defined pieces takes a
 lean lattice (`_cuts`): one dict from each piece, and each prefix of one, to its
@@ -18,8 +18,8 @@ from array import array
 from itertools import compress
 
 from ..models.base import Token, byte_token
-from ..models.unigram import UNK_PENALTY, Unigram, _prefix_table, best_path_spans
-from .normalizer import NORMAL, UNUSED, USER_DEFINED, f32
+from ..models.unigram import UNK_PENALTY, Unigram, prefix_table, best_path_spans
+from .pieces import NORMAL, UNUSED, USER_DEFINED, f32
 
 __all__ = ["SentencePieceUnigram"]
 
@@ -64,7 +64,7 @@ class SentencePieceUnigram(Unigram):
     def _table(self):
         """Unigram's prefix table (for the lattice views, n-best and sampling)."""
         if "hf" not in self._tables:
-            self._tables["hf"] = _prefix_table(self.pieces)
+            self._tables["hf"] = prefix_table(self.pieces)
         return self._tables["hf"]
 
     @property

@@ -11,7 +11,7 @@ import tiktoken
 
 from subword_lab import models
 from subword_lab.core.tables import byte_level
-from subword_lab.models import bpe as bpe_module
+from subword_lab.models import _rank_engine as rank_engine
 
 
 def _ranks(path):
@@ -88,7 +88,7 @@ def test_short_and_long_paths_agree(gpt2, botchan_txt):
     text = byte_level.encode_text(botchan_txt.read_text(encoding="utf-8")[:3000])
     for start in range(0, 2900, 37):
         word = text[start:start + 1 + start % 90]
-        assert bpe_module._ranked_short(word, ranks) == bpe_module._ranked_long(word, ranks)
+        assert rank_engine.short_word_bounds(word, ranks) == rank_engine.long_word_bounds(word, ranks)
 
 
 def test_traced_path_gives_the_same_tokens(gpt2):

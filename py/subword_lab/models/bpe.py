@@ -20,16 +20,13 @@ import random
 
 from . import _long_words, merge_table as _merge_table
 from .merge_table import MergeTable
+from ._rank_engine import merges_from_ranks, rank_bounds
 from .base import (Model, Token, byte_token, field, model_error, ordered_vocab,
                    read_vocab_map, tokens_event)
 
 __all__ = ["BPE"]
 
 DEFAULT_CACHE_CAPACITY = 10_000
-# Rank mode: words up to this many symbols merge with a plain list scan (min() and
-# index() run in C, which beats a heap on short words); longer ones use the heap.
-SHORT_WORD = 48
-_NO_RANK = 1 << 62
 # Words this long (in UTF-8 bytes, as HF counts) or longer are not cached.
 CACHE_MAX_LENGTH = 256
 # Words of this many characters or more are cut where no merge can cross (see
@@ -124,83 +121,6 @@ def _shifted_offsets(word, starts, ends, keep, unk_bytes):
         out_starts.append(start)
         out_ends.append(end)
     return out_starts, out_ends
-
-
-def merges_from_ranks(ranks: dict) -> list:
-    """The merge list of a rank-mode BPE (token text -> rank), for saving it as
-    tokenizer.json: every split of a token into two ranked tokens, ordered by the
-    rank of the token made, then of its left part (as models.ranked_merges does)."""
-    merges = [(rank, ranks[left], left, right)
-              for token, rank in ranks.items() for cut in range(1, len(token))
-              if (left := token[:cut]) in ranks and (right := token[cut:]) in ranks]
-    merges.sort()
-    return [(left, right) for _, _, left, right in merges]
-
-
-def _ranked_short(word, ranks) -> list:
-    """Symbol boundaries after rank-mode merging, by rescanning a list of pair
-    ranks (O(n^2) but in C: the fastest way for short words)."""
-    get = ranks.get
-    none = _NO_RANK
-    bounds = list(range(len(word) + 1))
-    pair = [get(word[i:i + 2], none) for i in range(len(word) - 1)]
-    while pair:
-        best = min(pair)
-        if best == none:
-            break
-        i = pair.index(best)  # the leftmost pair of the lowest rank
-        del bounds[i + 1]
-        del pair[i]
-        if i:
-            pair[i - 1] = get(word[bounds[i - 1]:bounds[i + 1]], none)
-        if i < len(pair):
-            pair[i] = get(word[bounds[i]:bounds[i + 2]], none)
-    return bounds
-
-
-def _ranked_long(word, ranks) -> list:
-    """The same merges in O(n log n): a heap of (rank, start, end) keys packed into
-    one int each, over a linked list of symbols (nxt[p] = where the symbol at p
-    ends, -1 once merged away). An entry is stale when its pair no longer spans
-    start..end; pairs only grow, so comparing the end is enough."""
-    get = ranks.get
-    n = len(word)
-    size = n + 1
-    nxt = list(range(1, n + 1))
-    prv = list(range(-1, n - 1))
-    heap = [(r * size + i) * size + i + 2
-            for i, r in enumerate(map(get, map(word.__getitem__, map(slice, range(n - 1),
-                                                                      range(2, n + 1)))))
-            if r is not None]
-    heapq.heapify(heap)
-    pop, push = heapq.heappop, heapq.heappush
-    while heap:
-        key = pop(heap)
-        rest, end = divmod(key, size)
-        p = rest % size
-        q = nxt[p]
-        if q < 0 or q >= n or nxt[q] != end:
-            continue
-        nxt[p] = end
-        nxt[q] = -1
-        if end < n:
-            prv[end] = p
-            after = nxt[end]
-            r = get(word[p:after])
-            if r is not None:
-                push(heap, (r * size + p) * size + after)
-        before = prv[p]
-        if before >= 0:
-            r = get(word[before:end])
-            if r is not None:
-                push(heap, (r * size + before) * size + end)
-    bounds = []
-    p = 0
-    while p < n:
-        bounds.append(p)
-        p = nxt[p]
-    bounds.append(n)
-    return bounds
 
 
 def _utf8_len(s: str) -> int:
@@ -355,7 +275,7 @@ class BPE(Model):
         """Rank-mode BPE on a string: (ids, starts, ends)."""
         n = len(word)
         ranks = self._ranks
-        bounds = _ranked_short(word, ranks) if n <= SHORT_WORD else _ranked_long(word, ranks)
+        bounds = rank_bounds(word, ranks)
         vocab = self.vocab
         starts = bounds[:-1]
         ends = bounds[1:]

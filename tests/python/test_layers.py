@@ -27,14 +27,14 @@ LONG_FILES = {
                           "(every normalized character maps to an original span); "
                           "splitting the class would scatter it",
     "core/regex/translate.py": "one translator from three regex dialects to Python's re; "
-                             "its tables and the parser belong together",
-    "tokenizer.py": "the Tokenizer class mirrors tokenizers' API surface one to one",
+                               "its tables and the parser belong together",
+    "tokenizer.py": "the Tokenizer class alone (its events, truncation and tokenizer.json "
+                    "fields are in pipeline/), mirroring tokenizers' API surface one to one",
     "pre_tokenizers.py": "one class per tokenizers pre-tokenizer, as tokenizers' module",
     "normalizers.py": "one class per tokenizers normalizer, as tokenizers' module",
     "decoders.py": "one class per tokenizers decoder, as tokenizers' module",
-    "models/bpe.py": "BPE's encode and its merge table; the hot loop is kept in one place",
-    "trainers/merging.py": "the pair-count engine of BPE/WordPiece training, hand-inlined "
-                           "in its hottest loop for speed",
+    "models/bpe.py": "the BPE model and its one engine, the merge table's priority queue; "
+                     "the hot loop is kept in one place (rank mode: models/_rank_engine.py)",
 }
 
 

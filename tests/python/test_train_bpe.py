@@ -270,11 +270,11 @@ def test_words_go_back_to_lists_when_ids_pass_the_last_character(botchan_lines, 
     """HfEngine holds words as strings, one character per id, until an id no
     character can hold; then it goes on with lists of ids. CHARS is lowered so
     that the switch happens here, mid-run: the merges must not change."""
-    from subword_lab.trainers import merging
-    monkeypatch.setattr(merging, "CHARS", 150)
+    from subword_lab.trainers import hf_engine
+    monkeypatch.setattr(hf_engine, "CHARS", 150)
     calls = []
-    on_lists = merging.HfEngine._merge_lists
-    monkeypatch.setattr(merging.HfEngine, "_merge_lists",
+    on_lists = hf_engine.HfEngine._merge_lists
+    monkeypatch.setattr(hf_engine.HfEngine, "_merge_lists",
                         lambda self, *args: calls.append(args[2]) or on_lists(self, *args))
     mine, ref = train_both(botchan_lines, "byte_level", vocab_size=400)
     assert calls and min(calls) == 150  # strings up to id 149, lists from 150 on

@@ -8,7 +8,8 @@ that occurs first in corpus order.
 from __future__ import annotations
 
 from .merge_trainer import MergeTrainer
-from .merging import ExactEngine, HfEngine
+from .exact_engine import ExactEngine
+from .hf_engine import HfEngine
 
 __all__ = ["BpeTrainer"]
 

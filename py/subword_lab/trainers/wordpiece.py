@@ -9,7 +9,7 @@ its BPE trainer instead; this one is the algorithm the course describes.)
 from __future__ import annotations
 
 from .merge_trainer import MergeTrainer
-from .merging import ExactEngine
+from .exact_engine import ExactEngine
 
 __all__ = ["WordPieceTrainer"]
 

@@ -9,6 +9,8 @@ Layers, lowest first (docs/architecture.md):
             and they do not import each other.
 A module may import from its own layer or any lower one. Every import counts,
 those inside functions too: a lazy import is still a dependency.
+Internal modules and names start with "_": only modules of the package that holds
+one may import it (a package's private parts are no other package's business).
 """
 from __future__ import annotations
 
@@ -20,6 +22,9 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "py" / "subword_lab"
 RANK = {"core": 0, "pipeline": 1, "trainers": 2, "io": 3, "user": 4}
 USERS = {"cli", "web", "compat"}
+# Every other top-level module or package is pipeline-level: tokenizers' public
+# modules, pipeline/ (the Tokenizer's machinery), sentencepiece/ (its own encoding
+# pipeline) and reference/ (the plain reference algorithms).
 MAX_LINES = 400
 # Files allowed over MAX_LINES, each with the reason it stays whole.
 LONG_FILES = {
@@ -93,6 +98,49 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
+def package_of(module: str) -> str:
+    """The package a module of ours belongs to (a package's __init__ belongs to itself)."""
+    return module if MODULES[module].name == "__init__.py" else module.rsplit(".", 1)[0]
+
+
+def is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_owner(target: str, name: str | None):
+    """The package that owns what an import takes, when it is private: the package
+    holding its first "_" module, or, for a "_" name, the package of its module."""
+    parts = target.split(".")
+    for i, part in enumerate(parts[1:], 1):
+        if is_private(part):
+            return ".".join(parts[:i])
+    if name is not None and is_private(name):
+        return package_of(target)
+    return None
+
+
+def private_imports(module: str, source: str) -> list[str]:
+    """Imports of another package's private modules or names, as readable lines."""
+    wrong = []
+    here = package_of(module)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            taken = [(a.name, None) for a in node.names if a.name.split(".")[0] == "subword_lab"]
+        elif isinstance(node, ast.ImportFrom):
+            taken = []
+            for alias, target in zip(node.names, resolve(module, node)):
+                module_itself = target.endswith("." + alias.name) and target in MODULES
+                taken.append((target, None if module_itself else alias.name))
+        else:
+            continue
+        for target, name in taken:
+            owner = private_owner(target, name)
+            if owner is not None and owner != here:
+                what = f"{target}.{name}" if name else target
+                wrong.append(f"{module} imports {what}, private to {owner}")
+    return wrong
+
+
 def find_cycle(graph: dict[str, set[str]]):
     """One import cycle as a list of modules, or None."""
     state, stack = {}, []
@@ -146,6 +194,25 @@ def test_imports_go_one_way():
     assert not wrong, "\n".join(wrong)
 
 
+def test_private_import_check_sees_one():
+    """The check itself: a private name or module taken from another package is
+    named; the same taken from inside its own package is not."""
+    outside = "from ..models.bpe import _private_helper\nfrom ..models import _long_words\n"
+    assert private_imports("subword_lab.io.loaders", outside) == [
+        "subword_lab.io.loaders imports subword_lab.models.bpe._private_helper, "
+        "private to subword_lab.models",
+        "subword_lab.io.loaders imports subword_lab.models._long_words, private to subword_lab.models"]
+    inside = "from .bpe import _private_helper\nfrom . import _long_words\n"
+    assert private_imports("subword_lab.models.unigram", inside) == []
+
+
+def test_no_private_imports_across_packages():
+    wrong = []
+    for module, path in sorted(MODULES.items()):
+        wrong += private_imports(module, path.read_text(encoding="utf-8"))
+    assert not wrong, "\n".join(wrong)
+
+
 @pytest.mark.parametrize("path", sorted(MODULES.values()), ids=lambda p: p.name)
 def test_file_length(path):
     rel = path.relative_to(PACKAGE).as_posix()
@@ -173,3 +240,22 @@ def test_test_modules_have_unique_names():
             seen.setdefault(path.name, []).append(str(path.relative_to(tests)))
     twice = {name: where for name, where in seen.items() if len(where) > 1 and name != "conftest.py"}
     assert not twice, twice
+
+
+def test_architecture_doc_names_every_module():
+    """docs/architecture.md lists every module: by its path in the package, or, for a
+    front door (cli/, web/, compat/), by its file name in that folder's row."""
+    doc = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        top = rel.split("/")[0]
+        if top in USERS:
+            named = f"`{path.name}`" in doc and f"`{top}/`" in doc
+        elif rel.endswith("/__init__.py"):
+            named = f"`{rel}`" in doc or f"`{rel[:-len('__init__.py')]}`" in doc
+        else:
+            named = f"`{rel}`" in doc
+        if not named:
+            missing.append(rel)
+    assert not missing, f"docs/architecture.md does not name: {missing}"

@@ -1,13 +1,14 @@
 """One pass over parsed JSON, level by level in C-level calls, for core.tokenizer_schema.
 
-json.loads with Python hooks for every number (to read numbers as serde_json does)
-and a walk that visits every value one at a time (to bound the nesting) cost more
-than the parse itself on a 250,000-entry vocabulary. The page and the CLI open such
-files, so the usual case is checked here in whole-list operations: every value at
-one depth is gathered with chain/compress, and the numbers among them are tested
-with min/max. Anything unusual (too deep, an integer serde_json would read as a
-float, a number out of range) answers False, and the caller parses the slow way,
-which names the problem.
+A Python hook for every integer (to read the big ones as serde_json does) and a walk
+that visits every value one at a time (to bound the nesting) cost more than the
+parse itself on a 250,000-entry vocabulary. (Floats do go through a hook,
+serde_numbers.serde_float: their value, not only their range, must be serde_json's.)
+The page and the CLI open such files, so the usual case is checked here in whole-
+list operations: every value at one depth is gathered with chain/compress, and the
+numbers among them are tested with min/max. Anything unusual (too deep, an integer
+serde_json would read as a float, a number out of range) answers False, and the
+caller parses the slow way, which names the problem.
 """
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ import re
 
 from . import _scan as json_scan
 from .bulk import all_merges, all_scored_pieces, all_strings, all_u32, passes
+from .serde_numbers import serde_float
 from ..errors import SubwordLabError
 
 __all__ = ["MAX_JSON_DEPTH", "loads_strict", "check_tokenizer"]
@@ -31,7 +32,7 @@ def _refuse_constant(name):
 
 
 def _float(text):
-    value = float(text)
+    value = serde_float(text)  # the float tokenizers holds, not Python's nearest
     if not math.isfinite(value):
         raise SubwordLabError(f"the number {_short(text)} is out of range")
     return value
@@ -91,7 +92,7 @@ def loads_strict(text, path=None):
     """json.loads as serde_json reads it: no NaN/Infinity, no out-of-range numbers,
     at most MAX_JSON_DEPTH levels of nesting; errors are SubwordLabError."""
     try:  # the usual file, checked in C-level passes (core/json_checks/_scan.py)
-        data = json.loads(text, parse_constant=_refuse_constant)
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=serde_float)
         if json_scan.plain(data, MAX_JSON_DEPTH):
             return data
     except (ValueError, RecursionError, SubwordLabError):

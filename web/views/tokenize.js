@@ -39,7 +39,7 @@ export class TokenizeView {
       openButton: $(root, "open-file"), file: $(root, "file-input"), error: $(root, "error"),
       note: $(root, "preset-note"), text: $(root, "text-input"), backdrop: $(root, "backdrop"),
       tokens: $(root, "tokens"), count: $(root, "token-count"), chars: $(root, "char-count"),
-      ratio: $(root, "chars-per-token"), bytes: $(root, "bytes-per-token"), busy: $(root, "busy"), inspector: $(root, "inspector"),
+      ratio: $(root, "chars-per-token"), bytes: $(root, "bytes-per-token"), uncovered: $(root, "uncovered"), busy: $(root, "busy"), inspector: $(root, "inspector"),
       more: $(root, "more"), hidden: $(root, "hidden-count"), showMore: $(root, "show-more"),
       legend: $(root, "legend-list"), filter: $(root, "tokenizer-filter"),
       details: $(root, "preset-details"), progress: $(root, "preset-progress"),

@@ -91,8 +91,10 @@ export class Picker {
       const option = el("option", "", entryText(preset));
       option.value = preset.id;
       option.disabled = !preset.file;
-      option.dataset.names = [family, preset.name, preset.label, preset.id].join(" ").toLowerCase();
-      option.dataset.search = [preset.algorithm, preset.source].join(" ").toLowerCase();
+      const english = preset.english || {}; // (the page's language, then English: web/i18n/presets.js)
+      option.dataset.names = [family, preset.name, preset.label, preset.id, english.family, english.name]
+        .filter(Boolean).join(" ").toLowerCase();
+      option.dataset.search = [preset.algorithm, english.algorithm, preset.source].filter(Boolean).join(" ").toLowerCase();
       groups.get(family).append(option);
       this.presets.set(preset.id, preset);
     }

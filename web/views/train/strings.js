@@ -122,7 +122,7 @@ register({
     "train.status.done": "Xong: {steps} bước, từ vựng có {size} token ({seconds} giây).",
     "train.error": "Huấn luyện thất bại: {message}",
     "train.error.noBotchan": "Bản dựng này thiếu tệp botchan.txt.",
-    "train.use": "Dùng trong Tách từ", "train.download": "Tải tokenizer.json",
+    "train.use": "Dùng trong Tách token", "train.download": "Tải tokenizer.json",
     "train.used": "{name} đã có trong danh sách bộ tách từ.",
     "train.summary": "{algo} trên {corpus}: {size} token.",
     "train.unigram.failed": "Không tải được màn hình huấn luyện Unigram ({message}). Hãy tải lại trang để thử lại.",

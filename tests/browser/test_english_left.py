@@ -47,3 +47,15 @@ def test_use_in_names_the_tab_as_the_tab_reads(app, lang):
     page = open_view(app, lang, "train")
     tab = page.get_by_test_id("view-tab-tokenize").text_content().strip()
     assert tab in page.get_by_test_id("train-use").text_content()
+
+
+@pytest.mark.parametrize("lang", ["en", "vi", "zh"])
+def test_header_buttons_start_where_their_box_starts(app, lang):
+    """Shorter labels (zh) are not pushed right inside the box that holds their place."""
+    page = app.open(f"?lang={lang}").page
+    box = page.locator("header.site > .share").bounding_box()
+    button = page.get_by_test_id("copy-link").bounding_box()
+    title = page.locator("header.site h1").bounding_box()
+    assert abs(button["x"] - box["x"]) <= 1, (button, box)
+    if box["y"] > title["y"] + title["height"]:  # on a row of its own, under the title
+        assert abs(button["x"] - title["x"]) <= 1, (button, title)

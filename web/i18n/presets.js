@@ -58,3 +58,11 @@ export function localizePresets(manifest, code = lang()) {
   });
   return { ...manifest, presets };
 }
+
+// Why a preset is not in this build, in the page's language (the manifest's missing_reason,
+// tools/catalog.py; web/i18n/catalog.js words it); its English sentence when there is no code.
+export function missingText(preset) {
+  const reason = preset.missing_reason;
+  if (!reason || reason.code === "not-fetched" || reason.code === "not-read-yet") return preset.missing;
+  return t(`cat.missing.${reason.code}`, reason);
+}

@@ -11,7 +11,7 @@ import "../i18n/tokenize.js";
 import { TokenList } from "./tokenize/token-list.js";
 import { TokenLinks, wordAround } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
-import { Picker } from "./tokenize/picker.js";
+import { Picker, missingText } from "./tokenize/picker.js";
 import { RulesLine } from "./tokenize/rules.js";
 import { presetBytes } from "../lib/presets.js";
 import { TokenExport } from "./tokenize/export.js";
@@ -103,10 +103,7 @@ export class TokenizeView {
     const byReason = new Map(); // the same reason once, after all the presets it keeps out
     for (const preset of this.manifest.presets) {
       this.info.set(preset.id, { key: preset.id, label: preset.label, preset });
-      if (!preset.file) {
-        const missing = missingText(preset);
-        byReason.set(missing, [...byReason.get(missing) || [], preset.label]);
-      }
+      if (!preset.file) byReason.set(missingText(preset), [...byReason.get(missingText(preset)) || [], preset.label]);
     }
     const why = [...byReason].map(([missing, labels]) => t("cat.why", { label: labels.join(", "), missing }));
     if (why.length) notes.push(t("cat.notShipped", { list: why.join(" ") }));
@@ -397,14 +394,6 @@ export class TokenizeView {
 }
 
 /** "tokenizer.json: model.vocab: ..." after "Could not open tokenizer.json:" names the file once. */
-// Why a preset is not in this build, in the page's language (the manifest's missing_reason,
-// tools/catalog.py); its English sentence when the build gave no code.
-function missingText(preset) {
-  const reason = preset.missing_reason;
-  if (!reason || reason.code === "not-fetched" || reason.code === "not-read-yet") return preset.missing;
-  return t(`cat.missing.${reason.code}`, reason);
-}
-
 function withoutName(message, name) {
   const prefix = `${name}: `;
   return message.startsWith(prefix) ? message.slice(prefix.length) : message;

@@ -11,6 +11,7 @@
 // and left out of the per-token figures, which would otherwise credit the tokens with them.
 import { t, formatNumber } from "../../i18n/index.js";
 import "../../i18n/tokenize.js";
+import { loadCss } from "../../lib/dom.js";
 
 const RATIO = { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false };
 const PERCENT = { style: "percent", maximumFractionDigits: 0 };
@@ -20,6 +21,7 @@ export class WholeCount {
     this.el = el; // count, chars, ratio, bytes (elements)
     this.engine = engine;
     this.session = 0; // the count under way; a new text or tokenizer starts a new one
+    loadCss(new URL("./notes.css", import.meta.url)); // the `uncovered` note
   }
 
   clear() {

@@ -5,9 +5,10 @@
 // The filter box hides the entries that do not match; ↓/↑ in it move through the ones
 // left and Enter picks the one selected, so the keyboard never has to leave the box.
 import { t } from "../../i18n/index.js";
-import { el } from "../../lib/dom.js";
+import { el, loadCss } from "../../lib/dom.js";
 import { megabytes } from "../../lib/presets.js";
 import "../../i18n/catalog.js";
+export { missingText } from "../../i18n/presets.js"; // (the view words the catalog's notes with it)
 
 const number = (n) => (n == null ? "?" : Number(n).toLocaleString("en-US"));
 
@@ -102,6 +103,7 @@ export class Picker {
     this.presetsGroup.replaceWith(...groups.values());
     this.groups = [...groups.values()];
     // What the filter found, said next to it: the closed select alone shows no change.
+    loadCss(new URL("./notes.css", import.meta.url));
     this.status = el("p", "filter-status");
     this.status.dataset.testid = "filter-status";
     this.status.setAttribute("role", "status");

@@ -249,6 +249,8 @@ def copy_presets(out: Path, assets) -> dict:
     presets, paths = catalog.build(out, assets, names)
     manifest = {"presets": presets, "corpora": []}
     missing = {p["id"]: p["missing"] for p in presets if p["missing"]}
+    # Listed but never shipped, by their licence (the entry says why): not a failure.
+    by_design = {key for key in missing if catalog.why_missing(assets, key)}
     for key, (asset, label) in CORPORA.items():
         item = {"id": key, "label": label, "file": None, "missing": None}
         if asset in paths:
@@ -261,7 +263,20 @@ def copy_presets(out: Path, assets) -> dict:
         manifest["corpora"].append(item)
     (out / "presets.json").write_text(json.dumps(manifest, indent=1))
     micropip = paths.get(MICROPIP_WHEEL)
-    return {"manifest": manifest, "micropip": micropip, "missing": missing}
+    return {"manifest": manifest, "micropip": micropip, "missing": missing, "by_design": by_design}
+
+
+def missing_report(missing: dict, by_design: set) -> list[str]:
+    """The build's lines about presets it did not ship: a warning for what could not be
+    had (a download that failed), a plain note for what is left out on purpose."""
+    lines = []
+    for name, reason in missing.items():
+        if name in by_design:
+            lines.append(f"note: {name} is listed in the catalog but not shipped, as intended: "
+                         f"{reason} (its entry says so; users can open their own copy)")
+        else:
+            lines.append(f"WARNING: {name} is not in this build: {reason}")
+    return lines
 
 
 def inject_csp(html: str) -> str:
@@ -403,8 +418,8 @@ def build() -> Path:
     if DIST.exists():
         shutil.rmtree(DIST)
     tmp.rename(DIST)
-    for name, reason in presets["missing"].items():
-        log(f"missing {name}: {reason}")
+    for line in missing_report(presets["missing"], presets["by_design"]):
+        log(line)
     log(f"built {DIST} (wheel {wheel.name}; gzip copies save {saved / 1e6:.1f} MB)")
     if pyodide["micropip"] is None:
         log("WARNING: micropip's wheel could not be fetched; the page cannot install Subword Lab")

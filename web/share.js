@@ -35,12 +35,30 @@ const URL_SETTLE_MS = 200; // urlstate.js writes the address bar 150 ms after th
 
 const escapeAttr = (value) => String(value).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
+// The URL parameters each view reads: the address bar keeps every view's state (the
+// tokenize view's tokenizer while Train is shown), and a widget gets only its own.
+const VIEW_PARAMS = {
+  tokenize: ["text", "tokenizer"],
+  pipeline: ["text", "tokenizer", "step"],
+  train: ["algo", "corpus", "vocab_size", "tie_break", "method", "step"],
+  encode: ["algo", "corpus", "text", "tokenizer", "step"],
+  compare: ["text", "tokenizers"],
+};
+
 export function embedCode(href, base = new URL("./", import.meta.url)) {
   const params = new URL(href).searchParams;
+  const view = params.get("view") || "tokenize";
+  const own = new Set([...(VIEW_PARAMS[view] || Object.keys(ATTRIBUTE)), "view", "lang"]);
+  if (view === "encode") {
+    // on a course toy (algo + corpus) it reads no tokenizer; on a preset, no toy
+    const toy = params.get("corpus") && params.get("algo");
+    if (toy) own.delete("tokenizer");
+    else if (params.get("tokenizer")) for (const key of ["algo", "corpus"]) own.delete(key);
+  }
   const attrs = [];
   if (!params.has("view")) attrs.push('view="tokenize"');
   for (const [key, value] of params) {
-    if (ATTRIBUTE[key] && value !== "") attrs.push(`${ATTRIBUTE[key]}="${escapeAttr(value)}"`);
+    if (ATTRIBUTE[key] && own.has(key) && value !== "") attrs.push(`${ATTRIBUTE[key]}="${escapeAttr(value)}"`);
   }
   const script = new URL("embed.js", base).href;
   return `<script type="module" src="${script}"></script>\n<subword-lab ${attrs.join(" ")}></subword-lab>`;

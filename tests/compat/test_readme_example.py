@@ -1,5 +1,6 @@
-"""The README's "Coming from tokenizers" example runs as written, and prints what
-the real tokenizers prints for the same code (without the install line)."""
+"""The "Coming from tokenizers" example (docs/library.md, linked from the README) runs as
+written, and prints what the real tokenizers prints for the same code (without the install
+line)."""
 from __future__ import annotations
 
 import os
@@ -15,7 +16,7 @@ MARKER = "<!-- readme-example: coming-from-tokenizers -->"
 
 
 def readme_example() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
     after = text.split(MARKER, 1)[1]
     match = re.match(r"\s*```python\n(.*?)```", after, re.S)
     assert match, "the example's code block must follow its marker"

@@ -1,4 +1,4 @@
-"""install_as_tokenizers() under Pyodide: the README's "Coming from tokenizers"
+"""install_as_tokenizers() under Pyodide: docs/library.md's "Coming from tokenizers"
 example, run with the built wheel in Node, prints what tokenizers prints in CPython."""
 from __future__ import annotations
 

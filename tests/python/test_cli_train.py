@@ -103,3 +103,23 @@ def test_bad_files(tmp_path):
         result = run("--algo", "wordpiece", "--vocab-size", 100, path, "-o", tmp_path / "t.json")
         assert result.returncode == 2, result.stderr
         assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_progress_speaks_words_not_event_names(tmp_path, corpus):
+    """The bar says what the trainer is doing; the events' names (train_start, unigram_em...)
+    are for programs and stay out of it."""
+    import re
+    for algo in ("bpe", "unigram"):
+        result = run("--algo", algo, "--vocab-size", 400, corpus, "-o", tmp_path / f"{algo}.json")
+        assert result.returncode == 0, result.stderr
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", result.stderr), result.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["train", "--help"], ["encode", "--help"]])
+def test_help_names_the_installed_command(args):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    done = subprocess.run([sys.executable, "-m", "subword_lab", *args], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert done.returncode == 0
+    assert done.stdout.startswith("usage: subword-lab"), done.stdout[:200]
+    assert "python -m" not in done.stdout

@@ -1,5 +1,6 @@
-"""The README's examples run as written: every code block after a
-`<!-- readme-example -->` line, in a folder holding the files the README names."""
+"""The README's examples, and those of the docs it points to (docs/*.md), run as written:
+every code block after a `<!-- readme-example -->` line (or `<!-- readme-example: first -->`,
+the library's first example), in a folder holding the files docs/library.md names."""
 from __future__ import annotations
 
 import os
@@ -12,8 +13,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-BLOCK = re.compile(r"<!-- readme-example -->\n```(python|sh)\n(.*?)```", re.S)
-EXAMPLES = BLOCK.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+BLOCK = re.compile(r"<!-- readme-example(?:: first)? -->\n```(python|sh)\n(.*?)```", re.S)
+FIRST = re.compile(r"<!-- readme-example: first -->\n```python\n(.*?)```", re.S)
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+EXAMPLES = [example for path in DOCS for example in BLOCK.findall(path.read_text(encoding="utf-8"))]
 
 
 def test_the_readme_has_examples():
@@ -28,8 +31,7 @@ def folder(tmp_path, bert_json, botchan_txt, gpt2_tiktoken):
     return tmp_path
 
 
-@pytest.mark.parametrize("lang,code", EXAMPLES, ids=[f"{l}-{i}" for i, (l, _) in enumerate(EXAMPLES)])
-def test_example_runs_as_written(folder, lang, code):
+def run_example(folder, lang, code):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
     # `python` in the shell examples is this interpreter (the one with the package).
     bin_dir = folder / "bin"
@@ -40,3 +42,33 @@ def test_example_runs_as_written(folder, lang, code):
     done = subprocess.run(cmd, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip(), "an example should show something"
+    return done.stdout
+
+
+@pytest.mark.parametrize("lang,code", EXAMPLES, ids=[f"{l}-{i}" for i, (l, _) in enumerate(EXAMPLES)])
+def test_example_runs_as_written(folder, lang, code):
+    run_example(folder, lang, code)
+
+
+def test_the_first_library_example_shows_the_text_s_tokens_only(folder):
+    """bert-base-uncased's file pads to 128: the first thing a reader runs must not print
+    118 [PAD] tokens, and its tokens are what the text says they are."""
+    code = FIRST.findall((ROOT / "docs" / "library.md").read_text(encoding="utf-8"))
+    assert len(code) == 1
+    out = run_example(folder, "python", code[0])
+    assert "[PAD]" not in out
+    tokens = "['[CLS]', 'sub', '##word', 'token', '##izer', '##s', 'are', 'fun', '!', '[SEP]']"
+    assert out.startswith(tokens)
+    assert f"It prints `{tokens}`" in (ROOT / "docs" / "library.md").read_text(encoding="utf-8").replace("\n", " ")
+
+
+def test_every_embed_attribute_is_documented():
+    """docs/embedding.md lists every attribute web/embed.js reads."""
+    source = (ROOT / "web" / "embed.js").read_text(encoding="utf-8")
+    keys = re.search(r"const KEYS = \{(.*?)\};", source, re.S).group(1)
+    names = set(re.findall(r'"?([a-z-]+)"?:', keys))
+    extra = re.search(r"ATTRIBUTES = \[\.\.\.Object\.keys\(KEYS\), (.*?)\]", source).group(1)
+    names |= set(re.findall(r'"([a-z-]+)"', extra))
+    doc = (ROOT / "docs" / "embedding.md").read_text(encoding="utf-8")
+    assert {"view", "tokenizers", "method", "height"} <= names
+    assert not [n for n in sorted(names) if f"| `{n}` |" not in doc]

@@ -76,6 +76,12 @@ export function translate(root, code = current) {
   }
 }
 
+// Every string registered in one language ({key: text or plural forms}), for the tests that
+// look for English left in a translated page (tests/browser/english_check.py).
+export function strings(code) {
+  return { ...catalogs[code] };
+}
+
 // [[language, key], ...] for every key some language lacks.
 export function missing() {
   const keys = new Set(LANGUAGES.flatMap((code) => Object.keys(catalogs[code])));

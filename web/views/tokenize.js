@@ -11,7 +11,7 @@ import "../i18n/tokenize.js";
 import { TokenList } from "./tokenize/token-list.js";
 import { TokenLinks, wordAround } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
-import { Picker } from "./tokenize/picker.js";
+import { Picker, missingText } from "./tokenize/picker.js";
 import { RulesLine } from "./tokenize/rules.js";
 import { presetBytes } from "../lib/presets.js";
 import { TokenExport } from "./tokenize/export.js";
@@ -39,7 +39,7 @@ export class TokenizeView {
       openButton: $(root, "open-file"), file: $(root, "file-input"), error: $(root, "error"),
       note: $(root, "preset-note"), text: $(root, "text-input"), backdrop: $(root, "backdrop"),
       tokens: $(root, "tokens"), count: $(root, "token-count"), chars: $(root, "char-count"),
-      ratio: $(root, "chars-per-token"), bytes: $(root, "bytes-per-token"), busy: $(root, "busy"), inspector: $(root, "inspector"),
+      ratio: $(root, "chars-per-token"), bytes: $(root, "bytes-per-token"), uncovered: $(root, "uncovered"), busy: $(root, "busy"), inspector: $(root, "inspector"),
       more: $(root, "more"), hidden: $(root, "hidden-count"), showMore: $(root, "show-more"),
       legend: $(root, "legend-list"), filter: $(root, "tokenizer-filter"),
       details: $(root, "preset-details"), progress: $(root, "preset-progress"),
@@ -103,7 +103,7 @@ export class TokenizeView {
     const byReason = new Map(); // the same reason once, after all the presets it keeps out
     for (const preset of this.manifest.presets) {
       this.info.set(preset.id, { key: preset.id, label: preset.label, preset });
-      if (!preset.file) byReason.set(preset.missing, [...byReason.get(preset.missing) || [], preset.label]);
+      if (!preset.file) byReason.set(missingText(preset), [...byReason.get(missingText(preset)) || [], preset.label]);
     }
     const why = [...byReason].map(([missing, labels]) => t("cat.why", { label: labels.join(", "), missing }));
     if (why.length) notes.push(t("cat.notShipped", { list: why.join(" ") }));

@@ -5,7 +5,7 @@
 //
 // URL: view=train&algo=..&corpus=..&vocab_size=..&tie_break=..&method=..&step=k. A link
 // with algo or corpus trains at once (the course presets take a moment) and opens step k.
-import { t } from "../i18n/index.js";
+import { t, formatNumber } from "../i18n/index.js";
 import { Trainer, TrainingCancelled } from "../lib/trainer.js";
 import { precomputed } from "../lib/precomputed.js";
 import { el, loadCss } from "../lib/dom.js";
@@ -258,7 +258,8 @@ class TrainView {
     const s = result.summary;
     // The steps the player shows (its timeline), so the two numbers agree.
     this.status.textContent = t("train.status.done", {
-      steps: renderer.length(), size: s.vocab_size, seconds: s.seconds.toFixed(2) });
+      steps: renderer.length(), size: s.vocab_size,
+      seconds: formatNumber(s.seconds, undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) });
     this.summary.textContent = this.ruleText(s);
     const blob = new Blob([result.tokenizer_json], { type: "application/json" });
     if (this.download.href) URL.revokeObjectURL(this.download.href);
@@ -297,8 +298,12 @@ class TrainView {
     try {
       const module = await import("./train/unigram.js");
       unigram = module.createUnigramTrainRenderer({ ...this.context, root: this.unigramBox });
-    } catch {
-      this.unigramBox.replaceChildren(el("p", "hint", t("train.unigram.coming")));
+    } catch (error) {
+      // The view's modules did not arrive (offline, a half-updated site): say so, not "soon".
+      const message = el("p", "hint error", t("train.unigram.failed", { message: error.message }));
+      message.dataset.testid = "train-view-error";
+      message.setAttribute("role", "alert");
+      this.unigramBox.replaceChildren(message);
     }
     const events = [];
     const empty = { length: 0, render: () => {}, narrate: () => "" };

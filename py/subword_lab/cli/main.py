@@ -66,7 +66,7 @@ def _stream(stream, name):
 
 
 def _parser():
-    parser = argparse.ArgumentParser(prog="python -m subword_lab",
+    parser = argparse.ArgumentParser(prog="subword-lab",
                                      description="Subword Lab tokenizers on the command line.")
     sub = parser.add_subparsers(dest="command", required=True)
     enc = sub.add_parser("encode", help="encode stdin, one JSON object per line")

@@ -37,7 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser():
-    p = _Parser(prog="python -m subword_lab train",
+    p = _Parser(prog="subword-lab train",
                 description="Train a BPE, WordPiece or Unigram tokenizer on text files.")
     p.add_argument("files", nargs="+", metavar="FILE", help="UTF-8 text files, read by line")
     p.add_argument("-o", "--output", required=True, help="where to write tokenizer.json")
@@ -143,6 +143,18 @@ class Progress:
     """A one-line bar on stderr, redrawn at most ten times a second."""
 
     WIDTH = 30
+    # What the trainer is doing, in words (the events' names are for programs: docs/events.md).
+    PHASES = {
+        "train_start": "reading the corpus",
+        "words": "counting words",
+        "alphabet": "collecting the alphabet",
+        "merge": "merging pairs",
+        "unigram_seed": "choosing the seed pieces",
+        "unigram_em": "re-estimating piece probabilities",
+        "unigram_prune": "pruning the vocabulary",
+        "unigram_exact_round": "pruning the vocabulary",
+        "train_end": "done",
+    }
 
     def __init__(self, stream, target, quiet=False):
         self.stream, self.target, self.quiet = stream, target, quiet
@@ -174,7 +186,8 @@ class Progress:
             done = min(1.0, max(0.0, (size - self.start_vocab) / span))
             bar = "#" * round(done * self.WIDTH)
             return f"[{bar:<{self.WIDTH}}] {done:4.0%}  merge {self.step}  vocab {size}"
-        return kind + (f"  vocab {size}" if isinstance(size, int) else "")
+        words = self.PHASES.get(kind, "training")
+        return words + (f"  vocab {size}" if isinstance(size, int) else "")
 
     def close(self):
         if self.drawn:

@@ -53,7 +53,7 @@ def load_tekken(path, **options) -> Tokenizer:
     specials = _specials(path, data.get("special_tokens"), count)
     tok = with_path(path, lambda: build_tiktoken(ranks, pattern, specials, label=path))
     tok.rules = {"format": "tekken", "pattern": pattern, "pattern_name": None,
-                 "pattern_source": "the file's own pattern",
+                 "pattern_source": "the file's own pattern", "pattern_origin": "file",
                  "special_tokens": specials, "special_tokens_source": "the file",
                  "special_tokens_default": "as_text"}
     return tok

@@ -161,14 +161,17 @@ def _rules(path, ranks, pattern, specials):
                               field="pattern")
     found = known_encodings.recognise(path.name, ranks)
     chosen = known_encodings.by_name(pattern) if pattern else found
+    # pattern_origin says the same as pattern_source in one word, for the page's languages
     if pattern and chosen is None:
-        regex, pattern_source = pattern, "your pattern"
+        regex, pattern_source, origin = pattern, "your pattern", "given"
     elif chosen is None:
-        regex, pattern_source = known_encodings.GPT2_DEFAULT_PATTERN, known_encodings.GPT2_DEFAULT
+        regex, pattern_source, origin = (known_encodings.GPT2_DEFAULT_PATTERN,
+                                         known_encodings.GPT2_DEFAULT, "default")
     elif chosen is found:
-        regex, pattern_source = chosen.pattern, f"known encoding {chosen.name}"
+        regex, pattern_source, origin = chosen.pattern, f"known encoding {chosen.name}", "recognised"
     else:
-        regex, pattern_source = chosen.pattern, f"the pattern of {chosen.name}, as chosen"
+        regex, pattern_source, origin = (chosen.pattern,
+                                         f"the pattern of {chosen.name}, as chosen", "chosen")
     if specials is None:
         specials, specials_source = _default_specials(ranks, found, chosen)
     else:
@@ -189,7 +192,7 @@ def _rules(path, ranks, pattern, specials):
             "pattern": regex, "pattern_name": chosen.name if chosen else None,
             # the library's own step before splitting (Qwen puts text in NFC)
             "normalizer": (found or chosen).normalizer if (found or chosen) else None,
-            "pattern_source": pattern_source,
+            "pattern_source": pattern_source, "pattern_origin": origin,
             "special_tokens": dict(specials), "special_tokens_source": specials_source,
             "special_tokens_default": "as_text",
             "known_patterns": [e.name for e in known_encodings.ENCODINGS]}

@@ -27,7 +27,7 @@ import re
 from .registry import REGISTRY
 
 __all__ = ["CUT_CANDIDATE", "CUT_WINDOW", "Counter", "count_start", "count_step", "cut_holds",
-           "split_index", "whole_count"]
+           "split_index", "uncovered", "whole_count"]
 
 SLICE_CHARS = 4000  # about 10-40 ms of encoding in Pyodide: one slice per call
 CUT_WINDOW = 64  # characters each side of a cut that the local test encodes
@@ -73,6 +73,22 @@ def split_index(offsets, cut: int):
     return k
 
 
+def uncovered(text: str, offsets) -> tuple[int, int]:
+    """(characters, UTF-8 bytes) of `text`, whitespace aside, that lie in no token's span: what
+    a vocabulary without an unknown token (a toy one trained on a few words) silently drops."""
+    covered = bytearray(len(text))
+    for start, end in offsets:
+        start, end = min(start, len(text)), min(end, len(text))
+        if end > start:
+            covered[start:end] = b"\x01" * (end - start)
+    chars = nbytes = 0
+    for char, seen in zip(text, covered):
+        if not seen and not char.isspace():
+            chars += 1
+            nbytes += len(char.encode("utf-8", "surrogatepass"))
+    return chars, nbytes
+
+
 class Counter:
     """The token count of one text, computed slice by slice (`step`)."""
 
@@ -83,6 +99,8 @@ class Counter:
         self.slice_chars = max(1, int(slice_chars))
         self.done = 0  # characters counted so far
         self.count = 0
+        self.uncovered = 0  # characters (not whitespace) that no token covers
+        self.uncovered_bytes = 0  # and their UTF-8 size
         self.cuts = []  # where the text was cut (for tests)
         self._started = False  # the first slice (with the special tokens) is counted
 
@@ -93,9 +111,6 @@ class Counter:
     def _encode(self, text: str, special: bool = False):
         return self.tokenizer.encode(text, add_special_tokens=special,
                                      special_tokens=self.special_tokens)
-
-    def _ids(self, text: str, special: bool = False) -> int:
-        return len(self._encode(text, special).ids)
 
     def _safe(self, p: int) -> bool:
         left = self.text[max(self.done, p - CUT_WINDOW):p]
@@ -118,7 +133,12 @@ class Counter:
             end = self._next_cut()
             first = not self._started
             self._started = True
-            self.count += self._ids(self.text[self.done:end], special=first)
+            piece = self.text[self.done:end]
+            encoding = self._encode(piece, special=first)
+            self.count += len(encoding.ids)
+            chars, nbytes = uncovered(piece, encoding.offsets)
+            self.uncovered += chars
+            self.uncovered_bytes += nbytes
             self.done = end
             if end < len(self.text):
                 self.cuts.append(end)
@@ -126,6 +146,7 @@ class Counter:
 
     def state(self) -> dict:
         return {"done": self.done, "total": len(self.text), "count": self.count,
+                "uncovered": self.uncovered, "uncovered_bytes": self.uncovered_bytes,
                 "complete": self.complete}
 
     def run(self) -> int:

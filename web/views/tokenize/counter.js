@@ -5,8 +5,13 @@
 // counted by Python in slices (py/subword_lab/web/count.py): one small request per slice,
 // so the encodes that typing asks for run between two slices; meanwhile `token-count`
 // says "counting… 40%" with data-complete="false" (docs/automation.md).
+//
+// A vocabulary with no unknown token (a toy one trained on five words) drops what it cannot
+// write. The characters no token covers are counted (whitespace aside), said under the counts,
+// and left out of the per-token figures, which would otherwise credit the tokens with them.
 import { t, formatNumber } from "../../i18n/index.js";
 import "../../i18n/tokenize.js";
+import { loadCss } from "../../lib/dom.js";
 
 const RATIO = { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false };
 const PERCENT = { style: "percent", maximumFractionDigits: 0 };
@@ -16,12 +21,14 @@ export class WholeCount {
     this.el = el; // count, chars, ratio, bytes (elements)
     this.engine = engine;
     this.session = 0; // the count under way; a new text or tokenizer starts a new one
+    loadCss(new URL("./notes.css", import.meta.url)); // the `uncovered` note
   }
 
   clear() {
     this.session += 1;
     this.target = null;
     for (const name of ["count", "chars", "ratio", "bytes"]) this.el[name].textContent = "–";
+    this.showUncovered(0);
     delete this.el.count.dataset.count;
     delete this.el.count.dataset.complete;
   }
@@ -37,7 +44,7 @@ export class WholeCount {
     this.session += 1;
     this.showCharacters(text);
     if (result.encoded_chars >= text.length) {
-      this.finish(text, key, result.ids.length);
+      this.finish(text, key, result.ids.length, uncovered(text, result.offsets));
       return;
     }
     this.progress(0);
@@ -52,7 +59,9 @@ export class WholeCount {
         this.progress(state.total ? state.done / state.total : 0);
         state = await this.engine.request("call", { name: "count_step", args: { session: id } });
       }
-      if (session === this.session && state.complete) this.finish(text, key, state.count);
+      if (session === this.session && state.complete) {
+        this.finish(text, key, state.count, { chars: state.uncovered || 0, bytes: state.uncovered_bytes || 0 });
+      }
     } catch {
       // Stopped or restarted: the view draws again when Python is back, and counts again
       // (forgetting this text, so that the next drawing of it does not take it as counted).
@@ -76,14 +85,42 @@ export class WholeCount {
     bytes.textContent = "…";
   }
 
-  finish(text, key, n) {
+  finish(text, key, n, missed = { chars: 0, bytes: 0 }) {
     const { count, ratio, bytes } = this.el;
     count.textContent = formatNumber(n);
     count.dataset.count = String(n);
     count.dataset.complete = "true";
-    ratio.textContent = n ? formatNumber(this.points / n, undefined, RATIO) : "–";
-    bytes.textContent = n ? formatNumber(this.bytesOf / n, undefined, RATIO) : "–";
+    ratio.textContent = n ? formatNumber((this.points - missed.chars) / n, undefined, RATIO) : "–";
+    bytes.textContent = n ? formatNumber((this.bytesOf - missed.bytes) / n, undefined, RATIO) : "–";
+    this.showUncovered(missed.chars);
   }
+
+  showUncovered(chars) {
+    const note = this.el.uncovered;
+    if (!note) return;
+    note.hidden = !chars;
+    note.dataset.count = String(chars);
+    note.textContent = chars ? t("tok.uncovered", {
+      n: chars, percent: formatNumber(chars / Math.max(1, this.points), undefined, PERCENT_FINE) }) : "";
+  }
+}
+
+const PERCENT_FINE = { style: "percent", maximumFractionDigits: 1 };
+
+// {chars, bytes} of the text, whitespace aside, in no token's span (offsets in UTF-16 units);
+// a character of two units counts once, as Python counts it (py/subword_lab/web/count.py).
+export function uncovered(text, offsets) {
+  const covered = new Uint8Array(text.length);
+  for (const [start, end] of offsets) covered.fill(1, Math.min(start, text.length), Math.min(end, text.length));
+  let chars = 0, bytes = 0, i = 0;
+  for (const char of text) {
+    if (!covered[i] && !/\s/u.test(char)) {
+      chars += 1;
+      bytes += utf8Length(char);
+    }
+    i += char.length;
+  }
+  return { chars, bytes };
 }
 
 function codePoints(text) {

@@ -5,9 +5,10 @@
 // The filter box hides the entries that do not match; ↓/↑ in it move through the ones
 // left and Enter picks the one selected, so the keyboard never has to leave the box.
 import { t } from "../../i18n/index.js";
-import { el } from "../../lib/dom.js";
+import { el, loadCss } from "../../lib/dom.js";
 import { megabytes } from "../../lib/presets.js";
 import "../../i18n/catalog.js";
+export { missingText } from "../../i18n/presets.js"; // (the view words the catalog's notes with it)
 
 const number = (n) => (n == null ? "?" : Number(n).toLocaleString("en-US"));
 
@@ -18,13 +19,31 @@ function sizeText(preset) {
   return preset.pack ? t("cat.packedSize", { size, download: megabytes(preset.pack.size) }) : size;
 }
 
-// "o200k_base · byte-level BPE · 199,998 tokens · pypi: litellm==1.109.1"
+// "GPT-4o / o-series · o200k_base · byte-level BPE · 199,998 tokens": the model family and
+// model first, so the chosen entry still names the model; the package it comes from is in
+// the details line (showDetails), not here, where it read as the maker.
 export function entryText(preset) {
-  if (!preset.file) return t("cat.unavailable", { name: preset.name || preset.label });
+  if (!preset.file) return t("cat.unavailable", { name: preset.label || preset.name });
   return t("cat.entry", {
-    name: preset.name || preset.label, algorithm: preset.algorithm || "",
-    n: number(preset.vocab_size), source: preset.source || "",
+    name: preset.label || preset.name, algorithm: preset.algorithm || "", n: number(preset.vocab_size),
   });
+}
+
+// How well a filter matches an entry: 0 when every word starts a word of its names (family,
+// model, id), 1 when every word is inside its names, 2 when some word is found only in the
+// algorithm or source ("3" in "3.7.2"), null when some word is nowhere. Names come first,
+// so "llama 3" puts Llama 3 before Llama 2.
+export function matchRank(words, names, other) {
+  let rank = 0;
+  for (const word of words) {
+    const starts = names.split(/[^\p{L}\p{N}]+/u).some((part) => part.startsWith(word))
+      || names.split(/\s+/).some((part) => part.startsWith(word));
+    if (starts) continue;
+    if (names.includes(word)) rank = Math.max(rank, 1);
+    else if (other.includes(word)) rank = 2;
+    else return null;
+  }
+  return rank;
 }
 
 // The licence texts shipped beside a preset's file, as links, and the notice its licence
@@ -73,46 +92,69 @@ export class Picker {
       const option = el("option", "", entryText(preset));
       option.value = preset.id;
       option.disabled = !preset.file;
-      option.dataset.search = [preset.id, family, preset.name, preset.label, preset.algorithm,
-        preset.source].join(" ").toLowerCase();
+      const english = preset.english || {}; // (the page's language, then English: web/i18n/presets.js)
+      option.dataset.names = [family, preset.name, preset.label, preset.id, english.family, english.name]
+        .filter(Boolean).join(" ").toLowerCase();
+      option.dataset.search = [preset.algorithm, english.algorithm, preset.source].filter(Boolean).join(" ").toLowerCase();
       groups.get(family).append(option);
       this.presets.set(preset.id, preset);
     }
     // The families replace the old single "Presets" group, in the same place.
     this.presetsGroup.replaceWith(...groups.values());
     this.groups = [...groups.values()];
+    // What the filter found, said next to it: the closed select alone shows no change.
+    loadCss(new URL("./notes.css", import.meta.url));
+    this.status = el("p", "filter-status");
+    this.status.dataset.testid = "filter-status";
+    this.status.setAttribute("role", "status");
+    this.status.hidden = true;
+    this.select.after(this.status);
     this.filter.addEventListener("input", () => this.applyFilter());
     this.filter.addEventListener("keydown", (event) => this.filterKey(event));
     this.select.addEventListener("change", () => this.showDetails(this.select.value));
   }
 
+  // The entries the filter leaves, best match first (then in catalog order).
   visibleOptions() {
-    return this.groups.flatMap((g) => [...g.children]).filter((o) => !o.hidden && !o.disabled);
+    const options = this.groups.flatMap((g) => [...g.children]).filter((o) => !o.hidden && !o.disabled);
+    const rank = (o) => Number(o.dataset.rank || 0);
+    return options.map((o, i) => [o, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([o]) => o);
   }
 
   applyFilter() {
+    this.fresh = true;
     const words = this.filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     for (const group of this.groups) {
       let shown = 0;
       for (const option of group.children) {
-        option.hidden = !words.every((w) => option.dataset.search.includes(w));
+        const rank = option.dataset.names === undefined ? (words.length ? null : 0)
+          : matchRank(words, option.dataset.names, option.dataset.search);
+        option.hidden = rank === null;
+        option.dataset.rank = String(rank ?? 0);
         if (!option.hidden) shown += 1;
       }
       group.hidden = shown === 0;
     }
-    const count = this.visibleOptions().length;
+    const options = this.visibleOptions();
+    const count = options.length;
     this.filter.setAttribute("aria-description", t("cat.matches", { n: count }));
     this.select.dataset.matches = String(count);
+    this.status.hidden = !words.length;
+    this.status.textContent = !words.length ? ""
+      : count ? t("cat.filterBest", { n: count, best: this.presets.get(options[0].value)?.label || options[0].textContent })
+        : t("cat.filterNone", { filter: this.filter.value.trim() });
   }
 
   filterKey(event) {
     const options = this.visibleOptions();
     if (!options.length) return;
-    const at = options.findIndex((o) => o.value === this.select.value);
+    // Right after typing, ↓ and Enter start from the best match, not from the entry in use.
+    const at = this.fresh ? -1 : options.findIndex((o) => o.value === this.select.value);
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       const step = event.key === "ArrowDown" ? 1 : -1;
       const next = options[(Math.max(at, step > 0 ? -1 : 0) + step + options.length) % options.length];
+      this.fresh = false;
       this.select.value = next.value;
       this.showDetails(next.value);
     } else if (event.key === "Enter") {

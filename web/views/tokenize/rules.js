@@ -48,7 +48,7 @@ export class RulesLine {
     this.pattern.select.replaceChildren(...entries.map(({ name, title }) => {
       const option = document.createElement("option");
       option.value = name;
-      option.textContent = name ? `${name}: ${title}` : title;
+      option.textContent = name ? `${name}: ${patternTitle(name, title)}` : title;
       return option;
     }));
     this.pattern.select.value = rules.pattern_name || "";
@@ -80,12 +80,27 @@ export class RulesLine {
   }
 }
 
+// A known encoding's title in the page's language where it holds words ("English-only"),
+// else as Python wrote it (a model name).
+function patternTitle(name, title) {
+  const key = `cat.patternTitle.${name}`;
+  const text = t(key);
+  return text === key ? title : text;
+}
+
+// Where the split pattern comes from, in the page's language (rules.pattern_origin; the
+// English sentence rules.pattern_source when an older engine sent none).
+function patternSource(rules) {
+  if (!rules.pattern_origin) return rules.pattern_source || "";
+  return t(`cat.rules.origin.${rules.pattern_origin}`, { name: rules.pattern_name || "" });
+}
+
 function describeRules(rules) {
   const parts = [];
   if (rules.format === "tiktoken") {
     parts.push(rules.pattern_name
-      ? t("cat.rules.pattern", { name: rules.pattern_name, source: rules.pattern_source || "" })
-      : t("cat.rules.custom", { source: rules.pattern_source || "" }));
+      ? t("cat.rules.pattern", { name: rules.pattern_name, source: patternSource(rules) })
+      : t("cat.rules.custom", { source: patternSource(rules) }));
   }
   if (rules.special_tokens_count != null) {
     const first = (rules.special_tokens_first || []).slice(0, 4).join(" ");

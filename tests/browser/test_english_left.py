@@ -1,0 +1,61 @@
+"""No English left in a translated page: every view, in Vietnamese and Chinese, at both
+widths, opened directly and reached from another view (tests/browser/english_check.py
+says what counts as English and what is data or a name)."""
+from __future__ import annotations
+
+import pytest
+
+from english_check import english_left
+from test_i18n import VIEWS, open_view
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("lang", ["vi", "zh"])
+def test_no_english_in_a_translated_view(app, lang, view, width):
+    app.page.set_viewport_size({"width": width, "height": 900 if width > 400 else 844})
+    page = open_view(app, lang, view)
+    left = english_left(page)
+    assert left == [], "\n".join(f"{word!r} in {text!r} ({where})" for word, text, where in left)
+
+
+@pytest.mark.parametrize("lang", ["vi", "zh"])
+def test_no_english_after_training_and_use_in_tokenize(app, lang):
+    """The strings that appear only after an action: a finished run, Use in Tokenize."""
+    page = open_view(app, lang, "train")
+    page.wait_for_selector("[data-testid=train-use]:not([disabled])", timeout=120_000)
+    left = english_left(page)
+    assert left == [], left
+    page.get_by_test_id("train-use").click()
+    page.wait_for_function("() => window.subwordLab.view() === 'tokenize'")
+    app.settled()
+    left = english_left(page)
+    assert left == [], left
+
+
+def test_the_check_finds_english(app):
+    """The check itself: a planted English sentence in a Vietnamese page is found."""
+    page = open_view(app, "vi", "tokenize")
+    assert english_left(page) == []
+    page.evaluate("""() => { const p = document.createElement('p');
+        p.textContent = 'The list of presets could not be loaded.'; document.querySelector('main').append(p); }""")
+    assert {word for word, _, _ in english_left(page)} >= {"list", "presets", "could", "loaded"}
+
+
+@pytest.mark.parametrize("lang", ["en", "vi", "zh"])
+def test_use_in_names_the_tab_as_the_tab_reads(app, lang):
+    page = open_view(app, lang, "train")
+    tab = page.get_by_test_id("view-tab-tokenize").text_content().strip()
+    assert tab in page.get_by_test_id("train-use").text_content()
+
+
+@pytest.mark.parametrize("lang", ["en", "vi", "zh"])
+def test_header_buttons_start_where_their_box_starts(app, lang):
+    """Shorter labels (zh) are not pushed right inside the box that holds their place."""
+    page = app.open(f"?lang={lang}").page
+    box = page.locator("header.site > .share").bounding_box()
+    button = page.get_by_test_id("copy-link").bounding_box()
+    title = page.locator("header.site h1").bounding_box()
+    assert abs(button["x"] - box["x"]) <= 1, (button, box)
+    if box["y"] > title["y"] + title["height"]:  # on a row of its own, under the title
+        assert abs(button["x"] - title["x"]) <= 1, (button, title)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
 from .core import byte_level, custom_calls
 from .core import regex_guard, unicode_regex
+from .core.unicode_scripts import script_of
 from .core.errors import SubwordLabError
 from .core.sealed import sealed_pattern
 from .core.json_state import JsonState
@@ -421,42 +421,25 @@ def _pattern_from_dict(d: dict):
 class UnicodeScripts(PreTokenizer):
     """Split where the Unicode script changes (Latin, Cyrillic, Han...), as HF's.
 
-    Spaces belong to no script; kana count as Han. Scripts come from the standard
-    library's character names, an approximation of the Unicode Scripts property:
-    letters by the first word of their name, marks as "Inherited", and
-    everything else as "Common"."""
+    Scripts are tokenizers' own (core/unicode_scripts.py, generated from it):
+    Unicode 9's Scripts property, kana and U+30FC counted as Han, the space
+    and unassigned code points as no script. A char of no script never starts
+    a piece and joins the piece before it; before the first char with a
+    script it belongs to no piece and is dropped, as in tokenizers."""
 
     def _split(self, _, ns):
         text = ns.normalized
         cuts, last = [], None
         for i, ch in enumerate(text):
-            script = _script(ch)
-            if script != "Any" and last not in (None, "Any", script) or (i == 0):
+            script = script_of(ch)
+            if script is not None and script != last:
                 cuts.append(i)
-            if script != "Any":
                 last = script
         cuts.append(len(text))
-        return [ns.slice(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+        return [ns.slice(a, b) for a, b in zip(cuts, cuts[1:])]
 
     def pre_tokenize(self, pts):
         pts.split(self._split)
-
-
-_KANA = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "CJK": "CJK", "HALFWIDTH": "CJK"}
-
-
-def _script(ch):
-    if ch == " ":
-        return "Any"
-    if ch == "\u30fc":  # the prolonged sound mark: Han with its kana, as HF
-        return "CJK"
-    category = unicodedata.category(ch)
-    if category[0] == "M":
-        return "Inherited"
-    if category[0] != "L":
-        return "Common"
-    word = unicodedata.name(ch, "?").split(" ", 1)[0]
-    return _KANA.get(word, word)
 
 
 class Sequence(SequenceItems, PreTokenizer):

@@ -461,7 +461,6 @@ class DecodeStream:
         self.ids = list(ids or [])
         self.prefix = ""
         self.prefix_index = 0
-        self._tokenizer_prefix = ids is not None and len(self.ids) > 0
 
     def __copy__(self):
         twin = DecodeStream.__new__(DecodeStream)
@@ -469,12 +468,18 @@ class DecodeStream:
         return twin
 
     def step(self, tokenizer, id):
-        if self._tokenizer_prefix:  # ids given up front: they are context, not output
-            self.prefix = tokenizer.decode(self.ids, self.skip_special_tokens)
-            self._tokenizer_prefix = False
+        # Lengths compare in UTF-8 bytes, as tokenizers compares them.
+        if not self.prefix and self.ids:
+            # ids kept as context (given up front, or all of them after a step
+            # whose window decoded to nothing): what they decode to is not new
+            # text, unless it ends in an incomplete character, which the next
+            # ids may complete (byte fallback: Thai "อั" from byte tokens)
+            context = tokenizer.decode(self.ids, self.skip_special_tokens)
+            if not context.endswith("\ufffd"):
+                self.prefix, self.prefix_index = context, len(self.ids)
         self.ids.extend(id if isinstance(id, (list, tuple)) else [id])
         text = tokenizer.decode(self.ids, self.skip_special_tokens)
-        if len(text) <= len(self.prefix) or text.endswith("\ufffd"):
+        if len(text.encode()) <= len(self.prefix.encode()) or text.endswith("\ufffd"):
             return None
         if not text.startswith(self.prefix):
             raise SubwordLabError("the decoded text no longer starts with what was "

@@ -15,7 +15,7 @@ from .core import custom_calls
 from .core.byte_level import unicode_to_bytes
 from .core.errors import SubwordLabError
 from .core.json_state import JsonState
-from .core.sequences import SequenceItems
+from .core.sequences import SequenceItems, check_dict_depth
 
 __all__ = [
     "Decoder", "WordPiece", "ByteLevel", "Metaspace", "BPEDecoder", "ByteFallback",
@@ -436,6 +436,7 @@ def from_dict(d, where: str = "decoder"):
         return None
     if not isinstance(d, dict):
         raise SubwordLabError(f"expected an object, got {type(d).__name__}", field=where)
+    check_dict_depth(d, where)
     kind = d.get("type")
     if kind is None:
         raise SubwordLabError("missing field 'type'", field=f"{where}.type")

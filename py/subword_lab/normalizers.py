@@ -13,7 +13,7 @@ from itertools import repeat
 from .core import byte_level, custom_calls, unicode_tables
 from .core.errors import SubwordLabError
 from .core.sealed import sealed_pattern
-from .core.sequences import SequenceItems
+from .core.sequences import SequenceItems, check_dict_depth
 from .core.normalized import NormalizedString
 from .core.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
 
@@ -391,6 +391,7 @@ def from_dict(d, field="normalizer"):
         return None
     if not isinstance(d, dict):
         raise SubwordLabError("must be an object", field=field)
+    check_dict_depth(d, field)
     kind = d.get("type")
     simple = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD,
               "Lowercase": Lowercase, "StripAccents": StripAccents, "ByteLevel": ByteLevel}

@@ -18,7 +18,7 @@ from .core.unicode_scripts import script_of
 from .core.errors import SubwordLabError
 from .core.sealed import sealed_pattern
 from .core.json_state import JsonState
-from .core.sequences import SequenceItems
+from .core.sequences import SequenceItems, check_dict_depth
 from .core.normalized import PreTokenizedString
 
 __all__ = [
@@ -519,6 +519,7 @@ def from_dict(d) -> PreTokenizer:
         return d
     if not isinstance(d, dict):
         raise SubwordLabError(f"expected an object, got {type(d).__name__}", field="type")
+    check_dict_depth(d, "pre_tokenizer")
     kind = d.get("type")
     if kind is None:
         raise SubwordLabError("missing the field 'type'", field="type")

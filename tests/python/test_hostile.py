@@ -110,6 +110,40 @@ def test_nesting_limit_is_tokenizers_limit():
             assert "nested too deeply" in outcome.reason and "127" in outcome.reason
 
 
+_FROM_DICT = {"normalizer": normalizers.from_dict, "pre_tokenizer": pre_tokenizers.from_dict,
+              "decoder": decoders.from_dict, "post_processor": processors.from_dict}
+
+
+def _nested_dict(slot, depth):
+    """The dict cases.nested(slot, depth) writes as text, built without recursion."""
+    component = json.loads(cases.nested(slot, 1))
+    key = json.loads(cases.nested(slot, 2))
+    key = next(k for k in key if k != "type")
+    for _ in range(depth - 1):
+        component = {"type": "Sequence", key: [component]}
+    return component
+
+
+@pytest.mark.parametrize("slot", sorted(_FROM_DICT))
+@pytest.mark.parametrize("depth", [2, 62, 63, 64, 5000])
+def test_from_dict_nesting_refused_as_tokenizers_refuses_the_file(slot, depth):
+    # the same component as a tokenizer.json (tokenizers decides) and as a dict
+    # given to from_dict: refused exactly when tokenizers refuses the file, with
+    # one SubwordLabError (a nest of 5,000 used to end in a RecursionError)
+    doc = cases.base_document(cases.reference_components()["model"][2])
+    text = json.dumps(doc).replace(f'"{slot}": null', f'"{slot}": ' + cases.nested(slot, depth))
+    assert f'"{slot}": {{' in text
+    reference_refuses = _reference_refuses(text)
+    try:
+        _FROM_DICT[slot](_nested_dict(slot, depth))
+    except SubwordLabError as exc:
+        _names(exc)
+        assert "levels" in exc.reason, exc.reason
+        assert reference_refuses, f"tokenizers reads it, we refuse: {exc}"
+    else:
+        assert not reference_refuses, "tokenizers refuses it, we read it"
+
+
 # Sequences built in Python have no JSON reader in front of them: 128 levels work,
 # deeper ones (and a Sequence put inside itself) are refused where they are built.
 _LEAVES = {

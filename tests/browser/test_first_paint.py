@@ -56,14 +56,13 @@ def chips(page):
 def test_default_tokens_are_drawn_before_python_and_are_gpt2s(app, gpt2_tiktoken):
     held = hold_python(app)
     page = app.page
-    app.open("", wait=False)
-    page.wait_for_selector("#tokens[data-source=precomputed] [data-testid=token]", timeout=15_000)
     # The worker asks for the runtime once it has looked for a stored memory snapshot
-    # (web/lib/snapshot.js), which may come after the chips: wait for the held request.
-    for _ in range(300):
-        if held:
-            break
-        page.wait_for_timeout(100)
+    # (web/lib/snapshot.js), which may come after the chips: wait for that request.
+    with page.context.expect_event("request", lambda r: r.url.endswith("pyodide.asm.wasm"),
+                                   timeout=30_000):
+        app.open("", wait=False)
+        page.wait_for_selector("#tokens[data-source=precomputed] [data-testid=token]", timeout=15_000)
+    page.evaluate("0")  # a round trip: the route handler has run
     assert page.evaluate("document.documentElement.dataset.engine") == "loading"
     assert held, "the test did not hold Python back"
     text = page.get_by_test_id("text-input").input_value()

@@ -9,12 +9,13 @@ every piece keeps its offsets into the original input.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
 from .core import byte_level, custom_calls
 from .core import regex_guard, unicode_regex
-from .core.unicode_scripts import script_of
+from .core import unicode_scripts
 from .core.errors import SubwordLabError
 from .core.sealed import sealed_pattern
 from .core.json_state import JsonState
@@ -421,7 +422,8 @@ def _pattern_from_dict(d: dict):
 class UnicodeScripts(PreTokenizer):
     """Split where the Unicode script changes (Latin, Cyrillic, Han...), as HF's.
 
-    Scripts are tokenizers' own (core/unicode_scripts.py, generated from it):
+    Scripts are tokenizers' own (core/unicode_scripts.py, generated from it;
+    `_script_of`):
     Unicode 9's Scripts property, kana and U+30FC counted as Han, the space
     and unassigned code points as no script. A char of no script never starts
     a piece and joins the piece before it; before the first char with a
@@ -431,7 +433,7 @@ class UnicodeScripts(PreTokenizer):
         text = ns.normalized
         cuts, last = [], None
         for i, ch in enumerate(text):
-            script = script_of(ch)
+            script = _script_of(ch)
             if script is not None and script != last:
                 cuts.append(i)
                 last = script
@@ -440,6 +442,29 @@ class UnicodeScripts(PreTokenizer):
 
     def pre_tokenize(self, pts):
         pts.split(self._split)
+
+
+@functools.lru_cache(maxsize=None)
+def _script_runs():
+    """(starts, ends, scripts) of core/unicode_scripts.py's runs, decoded once."""
+    nums = [int(x, 16) for x in unicode_scripts.RUNS.split()]
+    starts, ends, scripts, last = [], [], [], 0
+    for i in range(0, len(nums), 3):
+        gap, length, script = nums[i:i + 3]
+        starts.append(last + gap)
+        last += gap + length
+        ends.append(last)
+        scripts.append(script)
+    return starts, ends, scripts
+
+
+def _script_of(ch: str):
+    """The script of `ch` as tokenizers' UnicodeScripts sees it (an index in
+    unicode_scripts.SCRIPTS), or None for a char of no script."""
+    starts, ends, scripts = _script_runs()
+    cp = ord(ch)
+    i = bisect.bisect_right(starts, cp) - 1
+    return scripts[i] if i >= 0 and cp < ends[i] else None
 
 
 class Sequence(SequenceItems, PreTokenizer):

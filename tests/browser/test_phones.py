@@ -76,12 +76,20 @@ def test_stop_never_covers_the_engine_line(browser, site, width, height):
         boxes = page.evaluate("""() => {
             const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
             const ready = document.querySelector(".engine-ready");
-            return { stop: box(document.getElementById("engine-stop")),
-                     ready: getComputedStyle(ready).visibility === "visible" ? box(ready) : null };
+            const stop = document.getElementById("engine-stop");
+            return { stop: box(stop), stopShown: getComputedStyle(stop).visibility === "visible",
+                     ready: box(ready), readyShown: getComputedStyle(ready).visibility === "visible" };
         }""")
         page.screenshot(path=shot_path(f"stop-{width}.png"))
-        if boxes["ready"] is not None:
-            s, r = boxes["stop"], boxes["ready"]
+        s, r = boxes["stop"], boxes["ready"]
+        assert boxes["stopShown"] and s[2] > s[0] and s[3] > s[1], f"Stop is not drawn: {boxes}"
+        if width < 600:
+            # a phone's cell is one line high: Stop takes the place of the ready line,
+            # which is hidden meanwhile, so no word of it is drawn under Stop
+            assert not boxes["readyShown"], f"the ready line {r} is drawn with Stop {s}"
+        else:
+            # room for both: the ready line stays, and Stop is drawn beside or under it
+            assert boxes["readyShown"], "the ready line was hidden on a wide screen"
             apart = s[2] <= r[0] or r[2] <= s[0] or s[3] <= r[1] or r[3] <= s[1]
             assert apart, f"Stop {s} covers the ready line {r}"
         page.evaluate("subwordLab.cancel()")

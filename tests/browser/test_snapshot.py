@@ -114,6 +114,10 @@ def test_nosnapshot_starts_fresh_and_forgets_the_snapshot(app):
     page = visit(app, "?nosnapshot")
     assert page.evaluate("document.documentElement.dataset.start") == "fresh"
     assert page.evaluate(STORED) == []
-    page.wait_for_timeout(3000)  # no snapshot is made either
+    # No snapshot is made either: the worker runs under a name with "nosnapshot", which
+    # neither reads nor makes one (docs/automation.md), and none was reported.
+    names = [worker.evaluate("self.name") for worker in page.workers]
+    assert names and all("nosnapshot" in name for name in names), names
+    assert page.evaluate("window.subwordLab.started().snapshot") is None
     assert page.evaluate("document.documentElement.dataset.snapshot") is None
     page.close()

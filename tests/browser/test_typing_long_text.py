@@ -116,8 +116,7 @@ def test_scrolling_draws_the_tokens_in_view(app, gpt2_tiktoken, botchan_txt):
         tokens.scroll_into_view_if_needed()
         for name, where in (("top", "0"), ("middle", "el.scrollHeight / 2"), ("bottom", "el.scrollHeight")):
             tokens.evaluate(f"(el) => {{ el.scrollTop = {where}; }}")
-            app.page.wait_for_timeout(100)  # a scroll is drawn in the next frame
-            app.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            app.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")  # a scroll is drawn in the next frame
             state = app.settled()
             assert state["ids"] == ids
             assert_chips_are_the_tokens_in_view(app, state)
@@ -127,7 +126,6 @@ def test_scrolling_draws_the_tokens_in_view(app, gpt2_tiktoken, botchan_txt):
         # The text box scrolled to its end: its layer draws the tokens there.
         box = app.page.get_by_test_id("text-input")
         box.evaluate("(el) => { el.scrollTop = el.scrollHeight; }")
-        app.page.wait_for_timeout(100)
         app.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
         whole, segs = assert_layer_matches(app, text)
         assert max(i for i, _ in segs) == len(ids) - 1
@@ -173,23 +171,72 @@ def utf16_positions(text):
     return out
 
 
+MARK_DRAWN = """() => {
+    for (const row of document.querySelectorAll('.tok-row')) row.__before = true;
+    for (const el of document.querySelectorAll('[data-testid=token]')) el.__before = el.dataset.tokenId + '|' + el.textContent;
+}"""
+
+# [index, row number, the row was drawn before the edit, the chip element was drawn before
+# the edit showing the same token] for every chip drawn now
+REDRAWN = """() => {
+    const rows = [...document.querySelectorAll('.tok-row')];
+    return [...document.querySelectorAll('[data-testid=token]')].map((el) => [Number(el.dataset.index),
+        rows.indexOf(el.parentElement), Boolean(el.parentElement.__before),
+        el.__before === el.dataset.tokenId + '|' + el.textContent]);
+}"""
+
+
+def assert_redrew_only_what_changed(app, before_ids, ids):
+    """Of the rows drawn before the edit and still drawn: a row wholly before the first
+    changed token keeps every chip (the same element, untouched); the others redraw at
+    most the changed tokens and two chips a row (a token moved to or from the next row).
+    Returns how many kept chips were checked."""
+    same = 0
+    while same < min(len(ids), len(before_ids)) and ids[same] == before_ids[same]:
+        same += 1
+    tail = 0
+    while tail < min(len(ids), len(before_ids)) - same and ids[-1 - tail] == before_ids[-1 - tail]:
+        tail += 1
+    changed = len(ids) - tail - same
+    chips_now = app.page.evaluate(REDRAWN)
+    rows = {}
+    for index, row, row_before, kept in chips_now:
+        if row_before:
+            rows.setdefault(row, []).append((index, kept))
+    checked, redrawn, later_rows = 0, 0, 0
+    for row in rows.values():
+        if max(i for i, _ in row) < same:
+            assert all(kept for _, kept in row), f"a row before the edit was redrawn: {row}"
+            checked += len(row)
+        else:
+            later_rows += 1
+            redrawn += sum(not kept for _, kept in row)
+    assert redrawn <= changed + 2 * later_rows, \
+        f"{redrawn} chips redrawn in {later_rows} rows for {changed} changed tokens"
+    return checked
+
+
 def test_random_edits_redraw_only_what_changed_and_stay_exact(app, gpt2_tiktoken, botchan_txt):
     """After each of many edits (keys, deletions, a replaced selection) at random places, the
     chips and the layer (kept in part from the last drawing, web/views/tokenize/) show the
-    tokens of the text as it is; and the same text drawn afresh (the page reloaded) draws
-    the same chips, spans and legend."""
+    tokens of the text as it is, and only what changed was redrawn: the chips of the rows
+    before the edit are the same elements, untouched, and the rows from the edit on redraw
+    no more than the changed tokens and a chip or two each; and the same text drawn afresh
+    (the page reloaded) draws the same chips, spans and legend."""
     rng = random.Random(14)
     ours = reference(gpt2_tiktoken)
     theirs = library("gpt2", gpt2_tiktoken)
     text = long_text(botchan_txt)[:10_000] + " naïve café 東京 😀 end"
     app.open("?tokenizer=gpt2")
-    app.page.evaluate("(t) => window.subwordLab.setText(t)", text)
+    before_ids = app.page.evaluate("(t) => window.subwordLab.setText(t)", text)["ids"]
     box = app.page.get_by_test_id("text-input")
+    checked = 0
     for step in range(14):
         length = len(box.input_value())
         at = rng.choice([0, length // 2, length, rng.randrange(length + 1), rng.randrange(length + 1)])
         box.evaluate("(el, [a, b]) => { el.focus(); el.setSelectionRange(a, b); }",
                      [at, min(length, at + rng.choice([0, 0, 0, 5]))])
+        app.page.evaluate(MARK_DRAWN)
         kind = rng.random()
         if kind < 0.6:
             app.page.keyboard.type(rng.choice(["x", " ", "é", "the ", "\n", "😀", "ab,"]))
@@ -200,6 +247,8 @@ def test_random_edits_redraw_only_what_changed_and_stay_exact(app, gpt2_tiktoken
         text = box.input_value()
         encoding = ours.encode(text)
         assert state["ids"] == list(encoding.ids) == list(theirs(text)), step
+        checked += assert_redrew_only_what_changed(app, before_ids, state["ids"])
+        before_ids = state["ids"]
         at16 = utf16_positions(text)
         assert state["offsets"] == [[at16[s], at16[e]] for s, e in encoding.offsets], step
         drawn = drawn_page(app)
@@ -212,6 +261,7 @@ def test_random_edits_redraw_only_what_changed_and_stay_exact(app, gpt2_tiktoken
         for index, seg_text, _ in drawn["segs"]:
             start, end = state["offsets"][index]  # UTF-16 positions, as the page's
             assert seg_text == text16[2 * start:2 * end].decode("utf-16-le"), step
+    assert checked > 100  # the kept rows were there to check
     # The same text, drawn afresh: every chip, span and mark as the edits left them.
     scroll = app.page.evaluate("() => [document.querySelector('[data-testid=tokens]').scrollTop, "
                                "document.querySelector('[data-testid=text-input]').scrollTop]")
@@ -220,7 +270,6 @@ def test_random_edits_redraw_only_what_changed_and_stay_exact(app, gpt2_tiktoken
     app.page.evaluate("""([a, b]) => { document.querySelector('[data-testid=tokens]').scrollTop = a;
         const box = document.querySelector('[data-testid=text-input]'); box.scrollTop = b; }""", scroll)
     app.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    app.page.wait_for_timeout(100)
     again = drawn_page(app)
     assert again["legend"] == drawn["legend"]
     chips = {c[0]: c for c in drawn["chips"]}

@@ -244,8 +244,6 @@ def known_difference(case_id):
     if "TemplateProcessing:" in case_id:
         return ("we check at load that the template's special tokens are defined; "
                 "tokenizers finds out at encode time")
-    if "UnicodeScripts" in case_id:
-        return "the UnicodeScripts pre-tokenizer is not supported here"
     if case_id == "model:BPE:continuing_subword_prefix=string":
         return "tokenizers crashes (a Rust panic) on a merge shorter than the prefix; we read it"
     return None

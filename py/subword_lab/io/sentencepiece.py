@@ -77,7 +77,9 @@ def _spm_normalizer(norm, user_symbols):
     if norm.precompiled_charsmap:
         # sentencepiece's own way of applying the charsmap (longest rule at each
         # position), which differs from HF's grapheme-wise way on some input.
-        steps.append(normalizers.Precompiled(norm.precompiled_charsmap, mode="sentencepiece"))
+        charsmap = normalizers.Precompiled(norm.precompiled_charsmap, mode="sentencepiece")
+        charsmap.charsmap.check_like_sentencepiece()
+        steps.append(charsmap)
     if norm.remove_extra_whitespaces:
         # Collapse runs of spaces, then drop a leading and a trailing one. Only " "
         # counts (sentencepiece's rule, after the charsmap); a trailing "▁" typed in

@@ -7,8 +7,13 @@ lean lattice (`_cuts`): one dict from each piece, and each prefix of one, to its
 float32 score (NaN for a prefix that is no usable piece, so it never wins a
 comparison), a rounding to float32 through a one-slot array('f') only when a
 candidate beats the best so far, and ids looked up once for the chosen path.
-Models with user-defined pieces (scored in double, see `_best_path`) keep the
-general lattice.
+Models with user-defined pieces (see `_best_path`) keep the general lattice.
+
+Both follow sentencepiece 0.2.3's float32 arithmetic, including what keeps a
+long text's path score small: once the score where the next pieces start passes
+100,000 either way, it is subtracted from every score reached so far from
+there on (`_rebase`), so two paths a few thousandths apart still compare as
+sentencepiece compares them after thousands of pieces.
 """
 from __future__ import annotations
 
@@ -24,7 +29,6 @@ from .pieces import NORMAL, UNUSED, USER_DEFINED, f32
 __all__ = ["SentencePieceUnigram"]
 
 _F32 = struct.Struct("<f")
-_FLT_MIN = 1.1754943508222875e-38   # C's FLT_MIN, sentencepiece's start for max_score
 _FLT_MAX = 3.4028234663852886e+38
 _NAN = float("nan")
 _NEG_INF = float("-inf")
@@ -33,7 +37,7 @@ _NEG_INF = float("-inf")
 class SentencePieceUnigram(Unigram):
     """sentencepiece's Unigram encoder (EncodeOptimized): the whole normalized text
     is one lattice of NORMAL, USER_DEFINED and UNUSED pieces (UNUSED never taken);
-    a user-defined piece scores `bytes * max_score - 0.1`; every path score is a
+    a user-defined piece scores `0.1 * (bytes - 1)`; every path score is a
     float32, and a later edge wins only with a strictly greater score."""
 
     def __init__(self, pieces, unk_id, byte_fallback=False):
@@ -47,8 +51,6 @@ class SentencePieceUnigram(Unigram):
         self._pieces = pieces  # its piece -> id dict is made when first asked for
         self._normal = pieces.mask(NORMAL)
         self.min_score = min(compress(self.scores, self._normal), default=_FLT_MAX)
-        self._max_score = max(_FLT_MIN, max(compress(self.scores, self._normal),
-                                            default=_FLT_MIN))
         self.unk_score = f32(self.min_score - UNK_PENALTY)
         self._has_user = pieces.has(USER_DEFINED)
         self._tables = {}
@@ -73,13 +75,12 @@ class SentencePieceUnigram(Unigram):
         piece -> (id, score), -1 for UNUSED; a prefix of a piece -> None."""
         table = self._tables.get("spm")
         if table is None:
-            max_score = self._max_score
             lattice = {}
             for i, (piece, score, kind) in enumerate(zip(self.pieces, self.scores, self._types)):
                 if kind == NORMAL:
                     lattice[piece] = (i, score)
-                elif kind == USER_DEFINED:
-                    lattice[piece] = (i, f32(len(piece.encode("utf-8")) * max_score) - 0.1)
+                elif kind == USER_DEFINED:  # GetUserDefinedScore: a float
+                    lattice[piece] = (i, f32(0.1 * (len(piece.encode("utf-8")) - 1)))
                 elif kind == UNUSED:
                     lattice[piece] = (-1, 0.0)
             table = {piece[:k]: None for piece in lattice for k in range(1, len(piece))}
@@ -103,14 +104,15 @@ class SentencePieceUnigram(Unigram):
             tables = self._tables["lean"] = (scores, ids)
         return tables
 
-    def _cuts(self, s: str) -> list:
+    def _cuts(self, s: str, with_score=False):
         """The best path's boundaries [0, ..., len(s)], for a model without
         user-defined pieces: the same lattice and float32 arithmetic as
         `_best_path` (NORMAL scores and path scores are float32; their sum in
         double, rounded to float32, is C++'s float sum, since 53 >= 2 * 24 + 2
         bits leave an addition no double-rounding error), with less work per
         candidate. A candidate is rounded only if it beats the best as a double:
-        rounding never makes a smaller value greater."""
+        rounding never makes a smaller value greater. With `with_score`, also
+        the best path's score as sentencepiece holds it (after its rebasings)."""
         get = self._lean_tables[0].get
         n = len(s)
         best = [_NEG_INF] * (n + 1)
@@ -118,8 +120,11 @@ class SentencePieceUnigram(Unigram):
         back = [0] * (n + 1)
         unk_score = self.unk_score
         slot = array("f", b"\0\0\0\0")  # slot[0] = x; slot[0] is x rounded to float32
+        low, high = -_REBASE, _REBASE
         for start in range(n):
             base = best[start]
+            if not low <= base <= high:
+                base = _rebase(best, start, self._longest_piece + 1)
             end = start + 1
             score = get(s[start])
             if score is None or score != score:  # no one-char piece here: an unknown edge
@@ -157,7 +162,24 @@ class SentencePieceUnigram(Unigram):
             end = back[end]
         cuts.append(0)
         cuts.reverse()
-        return cuts
+        return (cuts, best[n]) if with_score else cuts
+
+    @property
+    def _longest_piece(self) -> int:
+        """The most chars a piece in the lattice has (asked only when rebasing)."""
+        if "longest" not in self._tables:
+            self._tables["longest"] = max(map(len, self._spm_table), default=1)
+        return self._tables["longest"]
+
+    def best_path_score(self, s: str) -> float:
+        """The score of the best path through normalized text `s`, as
+        sentencepiece holds it at the end of the text (a float32, less what
+        was subtracted when it passed 100,000; 0.0 for empty text)."""
+        if not s:
+            return 0.0
+        if self._has_user:
+            return self._best_path(s, with_score=True)[1]
+        return self._cuts(s, with_score=True)[1]
 
     def encode_columns(self, s: str):
         """(ids, pieces, starts, ends) of `s`'s tokens, offsets in `s`; no Token objects."""
@@ -202,7 +224,7 @@ class SentencePieceUnigram(Unigram):
             out_ends.append(end)
         return out
 
-    def _best_path(self, s: str) -> list:
+    def _best_path(self, s: str, with_score=False):
         n = len(s)
         best = [0.0] * (n + 1)
         back = [-1] * (n + 1)
@@ -212,6 +234,8 @@ class SentencePieceUnigram(Unigram):
         unk_score, unk_id = self.unk_score, self.unk_id
         for start in range(n):
             base = best[start]
+            if not -_REBASE <= base <= _REBASE:
+                base = _rebase(best, start, self._longest_piece + 1, back)
             single = False
             end = start + 1
             while end <= n:
@@ -219,8 +243,7 @@ class SentencePieceUnigram(Unigram):
                 if hit == 0:
                     break
                 if hit is not None and hit[0] >= 0:
-                    # float + float is a float in C++; the user-defined bonus is a
-                    # double, compared as such and then stored as a float.
+                    # float + float is a float in C++: the double sum, rounded
                     cand = base + hit[1]
                     if back[end] < 0 or cand > best[end]:
                         cand = unpack(pack(cand))[0]
@@ -238,7 +261,8 @@ class SentencePieceUnigram(Unigram):
                     best[end] = cand
                     back[end] = start
                     back_id[end] = unk_id
-        return best_path_spans(back, back_id, n)
+        spans = best_path_spans(back, back_id, n)
+        return (spans, best[n]) if with_score else spans
 
     def _to_tokens(self, s: str, path) -> list:
         """A piece keeps the id the lattice chose; an unknown follows append_unknown."""
@@ -262,6 +286,21 @@ class SentencePieceUnigram(Unigram):
         if self._has_user:
             return self._to_tokens(sequence, self._best_path(sequence))
         return list(map(Token, *_with_offsets(self.encode_columns(sequence))))
+
+
+_REBASE = 100_000.0  # sentencepiece's kScoreResetThreshold
+
+
+def _rebase(best, start, reach, back=None) -> float:
+    """sentencepiece's reset of a large path score: subtract (in float32) the
+    score at `start` from it and from every score already reached after it
+    (within `reach` positions; `back` marks reached ones, else -inf is unreached
+    and stays so). Returns the new score at `start`, 0.0."""
+    offset = best[start]
+    for i in range(start, min(len(best), start + reach + 1)):
+        if i == start or (best[i] != _NEG_INF if back is None else back[i] >= 0):
+            best[i] = f32(best[i] - offset)
+    return best[start]
 
 
 def _with_offsets(columns):

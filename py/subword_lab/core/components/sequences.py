@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from ..errors import SubwordLabError
 
-__all__ = ["MAX_SEQUENCE_DEPTH", "SequenceItems", "nesting_depth"]
+__all__ = ["MAX_SEQUENCE_DEPTH", "MAX_DICT_DEPTH", "SequenceItems", "nesting_depth",
+           "check_dict_depth"]
 
 MAX_SEQUENCE_DEPTH = 128
+# A component's dict sits one level inside tokenizer.json's object, whose reader
+# (like tokenizers') takes at most 127 levels of lists and objects in all.
+MAX_DICT_DEPTH = 126
 
 
 class SequenceItems:
@@ -82,3 +86,40 @@ def nesting_depth(component, kind: str) -> int:
         stack.extend((child, False) for child in children)
     return depth[id(component)]
 
+
+
+def check_dict_depth(value, field: str) -> None:
+    """Refuse a component's dict (as given to from_dict) that nests more lists and
+    objects than tokenizer.json may hold at its place, or that contains itself,
+    before anything is built from it: walked without recursion, shared parts once."""
+    height = {}       # id -> levels of lists and objects in a finished node
+    on_path = set()
+    stack = [(value, False)]
+
+    def too_deep():
+        return SubwordLabError(
+            f"nested more than {MAX_DICT_DEPTH} levels of lists and objects deep "
+            "(tokenizers reads at most 127 levels from tokenizer.json, where this "
+            "object sits one level down)", field=field)
+
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        children = node.values() if isinstance(node, dict) else node
+        if finished:
+            on_path.discard(key)
+            height[key] = 1 + max((height.get(id(c), 0) for c in children), default=0)
+            continue
+        if not isinstance(node, (dict, list, tuple)):
+            continue
+        if key in height:
+            if len(on_path) + height[key] > MAX_DICT_DEPTH:
+                raise too_deep()
+            continue
+        if key in on_path:
+            raise SubwordLabError("contains itself, so it would never finish", field=field)
+        on_path.add(key)
+        if len(on_path) > MAX_DICT_DEPTH:
+            raise too_deep()
+        stack.append((node, True))
+        stack.extend((child, False) for child in children)

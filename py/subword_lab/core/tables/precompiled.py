@@ -52,6 +52,34 @@ class CharsMap:
         self._cache = {}
         self._ascii_keys = None
 
+    def check_like_sentencepiece(self) -> None:
+        """Refuse the blob as sentencepiece does when it opens a .model file
+        (darts-clone's validate: every transition stays inside the array, a
+        leaf flag points at a leaf, a value points into the pool); tokenizers
+        does not check, so tokenizer.json's Precompiled does not call this."""
+        units, size = self.units, len(self.units)
+        pool = len(self.pool)
+
+        def bad(what):
+            return SubwordLabError(f"precompiled charsmap is invalid ({what}), as "
+                                   "sentencepiece finds it", field="precompiled_charsmap")
+
+        if not size:
+            raise bad("an empty trie")
+        root = units[0]
+        if root & 0x800000FF or (root >> 8) & 1 or not _offset(root) or (_offset(root) | 0xFF) >= size:
+            raise bad("a bad root")
+        for i in range(1, size):
+            unit = units[i]
+            if unit & 0x800000FF <= 0xFF:
+                target = i ^ _offset(unit)
+                if target | 0xFF >= size:
+                    raise bad(f"unit {i} leads outside the trie")
+                if (unit >> 8) & 1 and units[target] & 0x800000FF <= 0xFF:
+                    raise bad(f"unit {i} marks a leaf that is none")
+            elif unit & 0x7FFFFFFF >= pool:
+                raise bad(f"unit {i} points past the replacement strings")
+
     def prefix_values(self, key: bytes) -> list:
         """(length, value) for every key that is a prefix of `key`, shortest first."""
         units = self.units

@@ -5,7 +5,7 @@
 //
 // URL: view=train&algo=..&corpus=..&vocab_size=..&tie_break=..&method=..&step=k. A link
 // with algo or corpus trains at once (the course presets take a moment) and opens step k.
-import { t } from "../i18n/index.js";
+import { t, formatNumber, lang } from "../i18n/index.js";
 import { Trainer, TrainingCancelled } from "../lib/trainer.js";
 import { precomputed } from "../lib/precomputed.js";
 import { el, loadCss } from "../lib/dom.js";
@@ -258,7 +258,8 @@ class TrainView {
     const s = result.summary;
     // The steps the player shows (its timeline), so the two numbers agree.
     this.status.textContent = t("train.status.done", {
-      steps: renderer.length(), size: s.vocab_size, seconds: s.seconds.toFixed(2) });
+      n: renderer.length(), size: s.vocab_size,
+      seconds: formatNumber(s.seconds, lang(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }) });
     this.summary.textContent = this.ruleText(s);
     const blob = new Blob([result.tokenizer_json], { type: "application/json" });
     if (this.download.href) URL.revokeObjectURL(this.download.href);
@@ -310,7 +311,7 @@ class TrainView {
     return {
       begin() { events.length = 0; },
       add(batch) { events.push(...batch); },
-      length: () => events.length,
+      length: () => timeline().length, // the player's steps, not the events
       stopped() {},
       done(step) {
         const tl = timeline();

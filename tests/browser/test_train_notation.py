@@ -11,24 +11,16 @@ import re
 import pytest
 
 from shots import shot_path  # noqa: E402
+from test_unigram_views import open_train as open_unigram_train, seek_main as seek  # noqa: E402
 
 WIDTHS = [(1280, 900), (390, 844)]
 LONG_DECIMAL = re.compile(r"\d[.,]\d{6,}")
 
 
 def open_train(app, query):
-    app.open(query)
-    app.page.wait_for_selector("[data-testid=unigram-train]")
-    app.page.wait_for_function("() => window.subwordLab.player().length > 0", timeout=120_000)
+    length = open_unigram_train(app, query)
     app.page.wait_for_function("() => /\\d/.test(document.querySelector('[data-testid=train-status]').textContent)")
-    return app.page.evaluate("() => window.subwordLab.player().length")
-
-
-def seek(app, k):
-    app.page.evaluate("(k) => window.subwordLab.player().seek(k)", k)
-    app.page.wait_for_function("(k) => document.querySelector('#player-slot [data-testid=player-position]')"
-                               ".textContent.trim().startsWith(k + ' /')", arg=k)
-    app.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    return length
 
 
 def heads(app):

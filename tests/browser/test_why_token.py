@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import READY, Watch  # noqa: E402  (tests/browser/conftest.py)
 from shots import shot_path  # noqa: E402
 
 # one preset per kind: tiktoken BPE (two), tokenizer.json BPE with a "▁" put in front
@@ -21,21 +20,6 @@ TEXT = ("Hello weather, unbelievably good.\n"
         "今天天气很好，分词器。")
 WORDS = ["weather", "unbelievably", "Thời", "đẹp", "天气", "分词器"]
 WIDTHS = [(1280, 900), (390, 844)]
-
-
-@pytest.fixture(scope="module")
-def shared(browser, site):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    watch = Watch(site)
-    context.route(lambda url: True, watch.route)
-    page = context.new_page()
-    page.on("pageerror", lambda error: watch.errors.append(str(error)))
-    page.goto(f"{site}/?tokenizer=gpt2&lang=en")
-    page.wait_for_selector(READY, state="attached", timeout=180_000)
-    page.evaluate("async () => await window.subwordLab.settled()")
-    yield page
-    context.close()
-    assert watch.errors == [] and watch.foreign == []
 
 
 def open_tokenize(page, key):
@@ -81,8 +65,9 @@ def why(page, index):
 
 
 @pytest.mark.parametrize("key", PRESETS)
-def test_why_ends_in_the_tokens_the_page_shows(shared, key):
-    page = shared
+def test_why_ends_in_the_tokens_the_page_shows(app, key):
+    app.open(f"?tokenizer={key}&lang=en")
+    page = app.page
     for width, height in WIDTHS:
         page.set_viewport_size({"width": width, "height": height})
         state = open_tokenize(page, key)
@@ -110,8 +95,9 @@ def test_why_ends_in_the_tokens_the_page_shows(shared, key):
 
 
 @pytest.mark.parametrize("key", ["gpt2", "o200k-base"])
-def test_a_whole_word_token_shows_the_merges_that_built_it(shared, key):
-    page = shared
+def test_a_whole_word_token_shows_the_merges_that_built_it(app, key):
+    app.open(f"?tokenizer={key}&lang=en")
+    page = app.page
     state = open_tokenize(page, key)
     at = TEXT.index("weather") + 2
     index = next(i for i, (s, e) in enumerate(state["offsets"]) if s <= at < e)

@@ -168,7 +168,8 @@ export class TokenizeWidget {
     if (unknown) chip.classList.add("unknown");
     const body = el("span", "t");
     for (const part of pieces(token, { special, unknown, model: info.model || "", byteLevel: Boolean(info.byte_level) })) {
-      body.append(part.mark && part.mark !== "bytes" ? el("span", "mark", part.text) : document.createTextNode(part.text));
+      if (part.mark === "spelling") chip.dataset.spelling = token;
+      else body.append(part.mark && part.mark !== "bytes" ? el("span", "mark", part.text) : document.createTextNode(part.text));
     }
     chip.append(body);
     chip.title = `${token} (id ${tokenId})`;

@@ -72,9 +72,10 @@ export class ViewSwitcher {
 
   // "Why this token?" from the tokenize view: the encode view on that word with the same
   // tokenizer, and a Back button that returns to the same token in the text.
-  async why({ key, word, index }) {
+  async why({ key, word, index, focus }) {
     // Opened at its last step (the player clamps), so the answer shows; ← steps back.
     const params = { tokenizer: key, text: word, corpus: null, algo: null, step: 1e6 };
+    if (focus) (await this.instance("encode")).focusOn?.(focus);
     const view = await this.show("encode", { params });
     view?.offerBack?.(() => {
       this.show("tokenize");

@@ -178,11 +178,12 @@ def test_train_unigram_exact_shows_course_numbers(app):
     steps = [e for e in events if e["type"] in ("unigram_exact_round", "train_end")]
     assert length == len(steps)
     seek_main(app, 1)
-    # the course's number, computed by Python here and there, printed in full
+    # the course's number, computed by Python here and there: shown to three decimals, in full on hover
     assert rounds[0]["loss"] == 413.10377642940875
-    assert app.page.get_by_test_id("unigram-loss-now").text_content() == repr(rounds[0]["loss"])
+    assert app.page.get_by_test_id("unigram-loss-now").get_attribute("title") == repr(rounds[0]["loss"])
+    assert app.page.get_by_test_id("unigram-loss-now").text_content() == f"{rounds[0]['loss']:.3f}"
     narration = app.page.locator("#player-slot [data-testid=narration]").text_content()
-    assert repr(rounds[0]["loss"]) in narration
+    assert f"{rounds[0]['loss']:.3f}" in narration
     # "ll": its removal loss is in the candidates' list (virtualised: scroll to its row)
     scores = [p for p, _ in rounds[0]["scores"]]
     index = scores.index("ll")
@@ -192,7 +193,8 @@ def test_train_unigram_exact_shows_course_numbers(app):
     app.page.evaluate("""(i) => { const box = document.querySelector('[data-testid=unigram-removed]').closest('.ut-list');
         box.scrollTop = i * 26; box.dispatchEvent(new Event('scroll')); }""", index)
     row = app.page.locator("[data-testid=unigram-removed][data-piece='ll']")
-    assert row.text_content().endswith("6.376412403623874")
+    assert row.text_content().endswith("6.376")
+    assert row.locator(".value").get_attribute("title") == "6.376412403623874"
     assert row.get_attribute("data-removed") is None
     # the vocabulary size over time, and the final vocabulary at the end
     size_now = int(app.page.get_by_test_id("unigram-vocab-size").get_attribute("data-value"))
@@ -204,7 +206,7 @@ def test_train_unigram_exact_shows_course_numbers(app):
     assert vocab == [p for p, _ in final["vocab"]][:len(vocab)] and len(vocab) >= 10
     # stepping back restores the first round exactly
     seek_main(app, 1)
-    assert app.page.get_by_test_id("unigram-loss-now").text_content() == repr(rounds[0]["loss"])
+    assert app.page.get_by_test_id("unigram-loss-now").get_attribute("title") == repr(rounds[0]["loss"])
     app.inject_axe()
     result = app.page.evaluate("async () => await axe.run(document.querySelector('#view-train'))")
     assert [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")] == []
@@ -219,7 +221,7 @@ def test_train_unigram_em_step_link(app):
     position = app.page.locator("#player-slot [data-testid=player-position]").text_content()
     assert position.startswith("2 /")
     assert steps[1]["type"] == "unigram_em"
-    assert app.page.get_by_test_id("unigram-loss-now").text_content() == repr(steps[1]["objective"])
+    assert app.page.get_by_test_id("unigram-loss-now").get_attribute("title") == repr(steps[1]["objective"])
 
 
 def test_encode_view_unhug_marks_un_and_hug(app):

@@ -14,7 +14,7 @@ register({
     "player.label": "Step through the algorithm",
     "player.start": "Go to the start", "player.back": "Step back", "player.play": "Play",
     "player.pause": "Pause", "player.forward": "Step forward", "player.end": "Go to the end",
-    "player.scrub": "Step", "player.speed": "Speed", "player.perSecond": "{n} steps/s",
+    "player.scrub": "Step", "player.speed": "Speed", "player.perSecond": { one: "{n} step/s", other: "{n} steps/s" },
     "player.keys": "Keys: space plays or pauses, ← and → step, Home and End jump.",
   },
   vi: {

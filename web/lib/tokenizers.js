@@ -5,11 +5,23 @@
 // batches before its reply, and runs one call at a time, so everything that arrives
 // between the request and the reply belongs to it.
 export async function traceEncode(engine, key, text) {
+  const { result, events } = await traced(engine, "trace_encode", { key, text });
+  return { events, ids: result.ids, tokens: result.tokens, offsets: result.offsets, text, key };
+}
+
+// "Why this token?": the steps behind token `focus.index` of the tokenize view's encode of
+// `focus.text` (web/why.py): the model traced on the word around it, ending in the very
+// tokens that encode gave there. `why` is Python's answer ({text, word, token, start, end, added}).
+export async function traceWhy(engine, focus) {
+  const { result, events } = await traced(engine, "why_trace", focus);
+  return { events, ids: result.ids, tokens: result.tokens, text: result.text, key: focus.key, why: result };
+}
+
+async function traced(engine, name, args) {
   const events = [];
   const stop = engine.onEvents((batch) => { for (const e of batch) events.push(e); });
   try {
-    const result = await engine.request("call", { name: "trace_encode", args: { key, text } });
-    return { events, ids: result.ids, tokens: result.tokens, offsets: result.offsets, text, key };
+    return { result: await engine.request("call", { name, args }), events };
   } finally {
     stop();
   }

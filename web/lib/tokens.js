@@ -18,7 +18,7 @@ const LITERAL_NAMES = { " ": "space", "\n": "newline", "\t": "tab", "\r": "retur
 const MARK_KEYS = {
   "Ġ": "marks.byteSpace", "Ċ": "marks.byteNewline", "ĉ": "marks.byteTab", "▁": "marks.metaspace",
   "##": "marks.continues", "<0x…>": "marks.byte", "special": "marks.special", "unknown": "marks.unknown",
-  "bytes": "marks.bytes", "␣": "marks.literal", "partial": "marks.partial",
+  "bytes": "marks.bytes", "␣": "marks.literal", "partial": "marks.partial", "spelling": "marks.spelling",
 };
 export const MARKS = Object.keys(MARK_KEYS);
 
@@ -93,12 +93,6 @@ export function utf8Runs(bytes) {
 
 export const hexBytes = (bytes) => bytes.map((b) => b.toString(16).toUpperCase().padStart(2, "0")).join(" ");
 
-// True when a byte token holds part of a character (and so cannot be shown as text).
-export function isPartial(token, options) {
-  const bytes = tokenBytes(token, options);
-  return Boolean(bytes) && !BYTE_TOKEN.test(token) && utf8Runs(bytes).some((r) => r.bytes);
-}
-
 // Runs of neighbouring tokens whose bytes, together, make whole characters that
 // none of them holds alone: [{first, last, text}] over token indexes.
 export function byteJoins(tokens, optionsOf) {
@@ -134,13 +128,8 @@ export function pieces(token, { special = false, model = "", unknown = false, by
   const visible = token.replace(/[ \n\t\r]/g, (ch) => LITERAL[ch]);
   if (special) return [{ text: visible, mark: UNKNOWN.has(token) ? "unknown" : "special" }];
   if (unknown || UNKNOWN.has(token)) return [{ text: visible, mark: "unknown" }];
-  if (BYTE_TOKEN.test(token)) return [{ text: token, mark: "<0x…>" }];
-  if (byteLevel && isPartial(token, { byteLevel })) {
-    // Part of a character: whole characters as text, loose bytes as <E2 80>.
-    return utf8Runs(tokenBytes(token, { byteLevel })).map((run) => (run.bytes
-      ? { text: `<${hexBytes(run.bytes)}>`, mark: "partial" }
-      : { text: run.text.replace(/[ \n\t\r]/g, (ch) => LITERAL[ch]), mark: null }));
-  }
+  const bytes = tokenBytes(token, { byteLevel });
+  if (bytes) return decodedPieces(token, bytes);
   const out = [];
   let rest = token;
   if (model === "WordPiece" && rest.startsWith("##") && rest.length > 2) {
@@ -167,8 +156,43 @@ export function pieces(token, { special = false, model = "", unknown = false, by
   return out;
 }
 
+// A token that spells bytes (byte-level, or a <0xNN> byte) is shown as what it decodes to:
+// whole characters as text (spaces, line breaks and tabs as ␣ ↵ ⇥), the bytes of part of a
+// character as <E2 80>. An empty "spelling" piece says the vocabulary writes it otherwise
+// (the chip's title and data-spelling give that spelling: Ġ, å¤©, <0xE5>).
+function decodedPieces(token, bytes) {
+  const out = [];
+  for (const run of utf8Runs(bytes)) {
+    if (run.bytes) {
+      out.push({ text: `<${hexBytes(run.bytes)}>`, mark: "partial" });
+      continue;
+    }
+    let plain = "";
+    for (const ch of run.text) {
+      if (ch in LITERAL) {
+        if (plain) out.push({ text: plain, mark: null });
+        plain = "";
+        out.push({ text: LITERAL[ch], mark: "␣" });
+      } else plain += ch;
+    }
+    if (plain) out.push({ text: plain, mark: null });
+  }
+  if (out.map((p) => p.text).join("") !== token) out.push({ text: "", mark: "spelling" });
+  return out;
+}
+
+// The vocabulary's own spelling of a token, when its chip shows something else (else null).
+export function spelling(token, options) {
+  return pieces(token, options).some((p) => p.mark === "spelling") ? token : null;
+}
+
 export function shown(token, options) {
   return pieces(token, options).map((p) => p.text).join("");
+}
+
+// A symbol or token of a tokenizer described by `info`, written as its chip's face shows it.
+export function face(token, info) {
+  return shown(token, tokenOptions(info, null));
 }
 
 // One sentence about a token, for the inspector line.
@@ -182,6 +206,7 @@ export function explain(token, options) {
     else if (p.mark === "##") notes.push(t("note.continues"));
     else if (p.mark === "bytes") notes.push(t("note.bytes", { text: p.text }));
     else if (p.mark === "partial") notes.push(t("note.partial", { hex: p.text.slice(1, -1) }));
+    else if (p.mark === "spelling") notes.push(t("note.spelling", { spelling: token }));
     else if (p.mark === "▁") notes.push(t("note.metaspace"));
     else if (p.mark in BYTE_LEVEL) notes.push(t("note.is", { mark: p.mark, name: t(`name.${BYTE_LEVEL[p.mark]}`) }));
     else if (p.mark === "␣") {
@@ -224,6 +249,12 @@ export function chipBody(chip, token, options) {
   const marks = [];
   for (const piece of pieces(token, options)) {
     if (piece.mark) marks.push(piece.mark);
+    if (piece.mark === "spelling") {
+      // hover shows the vocabulary's spelling (a joined character's title says more)
+      chip.dataset.spelling = token;
+      if (!chip.title) chip.title = token;
+      continue;
+    }
     if (piece.mark === "special" || piece.mark === "unknown") {
       chip.classList.add(piece.mark);
       body.append(piece.text);

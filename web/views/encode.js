@@ -10,7 +10,7 @@ import { el, loadCss } from "../lib/dom.js";
 import { labelled, textInput, statusLine, option, presetOptions } from "../lib/controls.js";
 import { tokenChip } from "../lib/tokens.js";
 import { precomputed } from "../lib/precomputed.js";
-import { traceEncode, loadTokenizer, TOYS, TOY_ALGO, DEFAULT_FOR_ALGO } from "../lib/tokenizers.js";
+import { traceEncode, traceWhy, loadTokenizer, TOYS, TOY_ALGO, DEFAULT_FOR_ALGO } from "../lib/tokenizers.js";
 import "./encode/strings.js";
 
 // ------------------------------------------------------------------ the view
@@ -74,6 +74,7 @@ class EncodeView {
       clearTimeout(timer);
       timer = setTimeout(() => {
         this.context.urlState.set({ text: this.input.value, step: null });
+        this.why = null;
         this.load({ step: 0 });
       }, 250);
     });
@@ -89,7 +90,15 @@ class EncodeView {
     return DEFAULT_FOR_ALGO[algo] || "course-toy-wordpiece";
   }
 
+  // "Why this token?" asks for the steps of one token of the tokenize view's text
+  // ({key, text, index, limit, special}); the next activation traces that, not the word alone.
+  focusOn(focus) {
+    this.focus = focus;
+  }
+
   activate() {
+    this.why = this.focus || null;
+    this.focus = null;
     this.context.placePlayer(this.playerBox);
     const url = this.context.urlState;
     this.key = this.keyFromUrl();
@@ -124,6 +133,7 @@ class EncodeView {
 
   choose(key) {
     this.key = key;
+    this.why = null;
     const algo = TOY_ALGO[key];
     if (algo) this.context.urlState.set({ corpus: "course-toy", algo, tokenizer: null, step: null });
     else this.context.urlState.set({ corpus: null, algo: null, tokenizer: key, step: null });
@@ -182,9 +192,18 @@ class EncodeView {
       return;
     }
     this.say("encode.tracing");
-    const trace = stored ? stored.trace : await traceEncode(engine, key, text);
+    const why = this.why?.key === key ? this.why : null;
+    const trace = stored ? stored.trace : why ? await traceWhy(engine, why) : await traceEncode(engine, key, text);
     if (run !== this.run) return;
     trace.info = info;
+    if (trace.why) {
+      this.input.value = trace.why.text;
+      if (trace.why.added) {
+        this.say("encode.added", { token: trace.tokens[0] });
+        player.load({ length: 0, render: () => this.stage.replaceChildren(), narrate: () => "" });
+        return;
+      }
+    }
     const factory = RENDERERS[info.model];
     if (!factory) {
       this.say("encode.unsupported", { model: info.model });

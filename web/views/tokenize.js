@@ -9,7 +9,7 @@ import { t } from "../i18n/index.js";
 import { el } from "../lib/dom.js";
 import "../i18n/tokenize.js";
 import { TokenList } from "./tokenize/token-list.js";
-import { TokenLinks, wordAround } from "./tokenize/linking.js";
+import { TokenLinks, whyDetail } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
 import { Picker, missingText } from "./tokenize/picker.js";
 import { RulesLine } from "./tokenize/rules.js";
@@ -350,16 +350,11 @@ export class TokenizeView {
     return { ids: r.ids, tokens: r.tokens, offsets: r.offsets };
   }
 
-  // "Why this token?": the word around token `index` goes to the encode step view (the
-  // view switcher listens for this event; no view imports another). Back calls returnTo.
+  // "Why this token?": the token goes to the encode step view (the view switcher listens
+  // for this event; no view imports another). Back calls returnTo.
   why(index) {
-    const r = this.result;
-    if (!r || !r.offsets[index] || !this.current) return;
-    const word = wordAround(this.resultText, r.offsets[index]);
-    if (!word.trim()) return;
-    this.root.dispatchEvent(new CustomEvent("subwordlab:why", {
-      bubbles: true, detail: { key: this.current, word, index, token: r.tokens[index] },
-    }));
+    const detail = whyDetail(this, index);
+    if (detail) this.root.dispatchEvent(new CustomEvent("subwordlab:why", { bubbles: true, detail }));
   }
 
   // Back from the encode view: the same text, tokenizer and token as before.

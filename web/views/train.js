@@ -258,7 +258,7 @@ class TrainView {
     const s = result.summary;
     // The steps the player shows (its timeline), so the two numbers agree.
     this.status.textContent = t("train.status.done", {
-      steps: renderer.length(), size: s.vocab_size,
+      n: renderer.length(), size: s.vocab_size,
       seconds: formatNumber(s.seconds, undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) });
     this.summary.textContent = this.ruleText(s);
     const blob = new Blob([result.tokenizer_json], { type: "application/json" });
@@ -315,7 +315,7 @@ class TrainView {
     return {
       begin() { events.length = 0; },
       add(batch) { events.push(...batch); },
-      length: () => events.length,
+      length: () => timeline().length, // the player's steps, not the events
       stopped() {},
       done(step) {
         const tl = timeline();

@@ -292,7 +292,11 @@ class BPE(Model):
         if self.ignore_merges and not self.dropout:
             i = self.vocab.get(sequence)
             if i is not None:
-                on_event({"type": "bpe.ignore_merges", "token": sequence, "id": i})
+                # The merges by rank still tell how the word is built from its
+                # symbols; `merged` says whether they end at the whole word.
+                ids = self._merge_word(sequence, on_event)[0]
+                on_event({"type": "bpe.ignore_merges", "token": sequence, "id": i,
+                          "merged": list(ids) == [i]})
                 tokens = [Token(i, sequence, (0, len(sequence)))]
         if tokens is None:
             tokens = self._to_tokens(*self._merge_word(sequence, on_event))

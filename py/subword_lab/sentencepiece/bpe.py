@@ -10,7 +10,7 @@ import re
 from itertools import accumulate, compress, repeat
 from operator import add, itemgetter
 
-from ..models.base import Token
+from ..models.base import Token, tokens_event
 from .pieces import NORMAL, SPACE, UNUSED, USER_DEFINED, matcher
 from .unigram import SentencePieceUnigram, append_unknown
 
@@ -44,6 +44,7 @@ class SentencePieceBPE:
         self._cut_sets = None
         self._cache = {}
         self._hf = None
+        self._rank_of = None
 
     @property
     def _mergeable(self):
@@ -113,8 +114,73 @@ class SentencePieceBPE:
         return cuts
 
     def tokenize(self, sequence: str, on_event=None) -> list:
+        if on_event is not None and sequence:
+            return self._tokenize_traced(sequence, on_event)
         ids, values, starts, ends = self.encode_columns(sequence)
         return list(map(Token, ids, values, zip(starts, ends)))
+
+    def _tokenize_traced(self, s, on_event):
+        """The merges of `_tokenize_part`, in the same order (best score first,
+        leftmost on a tie), reported as the BPE events of docs/events.md. A merge's
+        `rank` is its piece's place among the distinct scores, best first, as in
+        the merge list `hf_model` derives; `score` is the piece's own."""
+        if self._rank_of is None:
+            distinct = sorted({v[0] for v in self._mergeable.values()}, reverse=True)
+            self._rank_of = {sc: r for r, sc in enumerate(distinct)}
+        mergeable, rank_of = self._mergeable, self._rank_of
+        on_event({"type": "bpe.word", "word": s})
+        bounds = self._symbols(s)
+        syms = [s[a:b] for a, b, _ in bounds]
+        frozen = [f for _, _, f in bounds]
+        spans = [[a, b] for a, b, _ in bounds]
+        on_event({"type": "bpe.symbols", "symbols": list(syms),
+                  "ids": [mergeable[x][1] if x in mergeable else None for x in syms],
+                  "spans": [list(x) for x in spans]})
+
+        def score(i):
+            if frozen[i] or frozen[i + 1]:
+                return _NEG_INF
+            hit = mergeable.get(syms[i] + syms[i + 1])
+            return _NEG_INF if hit is None else hit[0]
+
+        pairs = [score(i) for i in range(len(syms) - 1)]
+        rev = {}
+        while pairs:
+            best = max(pairs)
+            if best == _NEG_INF:
+                break
+            i = pairs.index(best)
+            left, right = syms[i], syms.pop(i + 1)
+            merged = left + right
+            hit = mergeable[merged]
+            if hit[2]:
+                rev[merged] = (left, right)
+            syms[i] = merged
+            frozen.pop(i + 1)
+            spans[i] = [spans[i][0], spans.pop(i + 1)[1]]
+            del pairs[i]
+            if i:
+                pairs[i - 1] = score(i - 1)
+            if i < len(pairs):
+                pairs[i] = score(i)
+            on_event({"type": "bpe.merge", "rank": rank_of[hit[0]], "score": hit[0],
+                      "pair": [left, right], "new": merged, "id": hit[1], "position": i,
+                      "symbols": list(syms)})
+        tokens = []
+        for sym, (start, end) in zip(syms, spans):
+            before = len(tokens)
+            self._put(tokens, sym, start, end, rev)
+            if sym not in mergeable:
+                added = tokens[before:]
+                if self.byte_fallback:
+                    on_event({"type": "bpe.byte_fallback", "symbol": sym, "start": start,
+                              "end": end, "tokens": [t.value for t in added]})
+                else:
+                    on_event({"type": "bpe.unk", "symbol": sym, "start": start, "end": end,
+                              "token": self.unk_token, "id": self.unk_id,
+                              "fused": not added})
+        on_event({"type": "bpe.done", "tokens": tokens_event(tokens)})
+        return tokens
 
     def encode_columns(self, sequence: str):
         """(ids, pieces, starts, ends) of the tokens: the text's parts encoded on

@@ -22,6 +22,7 @@ from .live import encode_live  # noqa: F401  (the encode while typing)
 from .train import corpus_info, train  # noqa: F401  (the training views)
 from .unigram import course_toy_unigram, unigram_nbest  # noqa: F401  (the Unigram views)
 from .views import open_toy  # noqa: F401  (views: pipeline, encode, compare)
+from . import why
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
@@ -145,3 +146,17 @@ def trace_encode(args_json: str, emit) -> str:
     return json.dumps({"ids": list(encoding.ids), "tokens": list(encoding.tokens),
                        "offsets": _utf16_offsets(text, encoding.offsets), "events": count},
                       ensure_ascii=False)
+
+
+def why_trace(args_json: str, emit) -> str:
+    """"Why this token?": the model's steps for the word around one token of the
+    page's encode (web/why.py). args: {"key", "text", "index", "limit", "special"};
+    the events go to `emit`, as in trace_encode; "start" and "end" of the answer
+    are UTF-16 offsets into the page's text."""
+    def send(event):
+        emit(json.dumps(event, ensure_ascii=False, default=list))
+
+    result = why.why_trace(json.loads(args_json), send)
+    (result["start"], result["end"]), = _utf16_offsets(result.pop("full"),
+                                                       [(result["start"], result["end"])])
+    return json.dumps(result, ensure_ascii=False)

@@ -6,7 +6,7 @@
 // current word from its own events, so stepping back restores exactly what was shown.
 import { t, register } from "../../i18n/index.js";
 import { el } from "../../lib/dom.js";
-import { tokenChip, visible } from "../../lib/tokens.js";
+import { tokenChip, face } from "../../lib/tokens.js";
 import { wordPanel, wordStepsTimeline } from "./word-steps.js";
 
 register({
@@ -16,6 +16,8 @@ register({
     "bpe.merge": "Merge {left} + {right} → {new} (rank {rank}: no adjacent pair has a lower rank).",
     "bpe.mergeLast": "Merge {left} + {right} → {new} (rank {rank}). No adjacent pair left has a merge rule: the word is done.",
     "bpe.whole": "“{token}” is in the vocabulary as a whole word: no merges needed.",
+    "bpe.wholeMerged": "The merges by rank built the whole word: “{token}” is one token of the vocabulary.",
+    "bpe.wholeTaken": "The merges by rank stop at {n} symbols, but “{token}” is in the vocabulary as a whole word, and this tokenizer takes such a word as one token (ignore_merges).",
     "bpe.unk": "“{symbol}” is not in the vocabulary: it becomes {token}.",
     "bpe.unkFused": "“{symbol}” is not in the vocabulary either: it joins the unknown token before it.",
     "bpe.unkDropped": "“{symbol}” is not in the vocabulary and there is no unknown token: it is dropped.",
@@ -38,6 +40,8 @@ register({
     "bpe.merge": "Gộp {left} + {right} → {new} (thứ hạng {rank}: không cặp kề nào có thứ hạng thấp hơn).",
     "bpe.mergeLast": "Gộp {left} + {right} → {new} (thứ hạng {rank}). Không còn cặp kề nào có quy tắc gộp: xong từ này.",
     "bpe.whole": "“{token}” có sẵn trong bộ từ vựng dưới dạng cả từ: không cần gộp.",
+    "bpe.wholeMerged": "Các phép gộp theo thứ hạng đã tạo nên cả từ: “{token}” là một token của bộ từ vựng.",
+    "bpe.wholeTaken": "Các phép gộp theo thứ hạng dừng ở {n} ký hiệu, nhưng “{token}” có sẵn trong bộ từ vựng dưới dạng cả từ, và bộ tách từ này lấy cả từ đó làm một token (ignore_merges).",
     "bpe.unk": "“{symbol}” không có trong bộ từ vựng: nó trở thành {token}.",
     "bpe.unkFused": "“{symbol}” cũng không có trong bộ từ vựng: nó được nối vào token không xác định đứng trước.",
     "bpe.unkDropped": "“{symbol}” không có trong bộ từ vựng và không có token không xác định: nó bị bỏ đi.",
@@ -60,6 +64,8 @@ register({
     "bpe.merge": "合并 {left} + {right} → {new}（排名 {rank}：没有相邻符号对的排名更低）。",
     "bpe.mergeLast": "合并 {left} + {right} → {new}（排名 {rank}）。剩下的相邻符号对都没有合并规则：这个词处理完毕。",
     "bpe.whole": "“{token}”作为整词就在词表中：无需合并。",
+    "bpe.wholeMerged": "按排名依次合并，拼出了整个词：“{token}”是词表中的一个词元。",
+    "bpe.wholeTaken": "按排名合并到 {n} 个符号就停了，但“{token}”作为整词就在词表中，这个分词器会把这样的词直接当作一个词元（ignore_merges）。",
     "bpe.unk": "“{symbol}”不在词表中：它变成 {token}。",
     "bpe.unkFused": "“{symbol}”同样不在词表中：它并入前面的未知词元。",
     "bpe.unkDropped": "“{symbol}”不在词表中，而且没有未知词元：它被丢弃。",
@@ -121,8 +127,8 @@ function symbolRow(info, symbols, testid, highlight = -1) {
 }
 
 function statePanel(word, state, info) {
-  const panel = wordPanel("bpe-word", word);
-  if (state.whole) {
+  const panel = wordPanel("bpe-word", word, info);
+  if (state.whole && !state.symbols) {
     panel.append(tokenChip(state.whole.token, state.whole.id, info, { testid: "bpe-symbol" }));
     return panel;
   }
@@ -130,7 +136,7 @@ function statePanel(word, state, info) {
     const notes = el("ul", "enc-notes");
     notes.setAttribute("aria-label", t("bpe.notes"));
     for (const note of state.notes) {
-      const item = el("li", "", noteText(note));
+      const item = el("li", "", noteText(note, info));
       item.dataset.testid = "bpe-note";
       notes.append(item);
     }
@@ -140,11 +146,18 @@ function statePanel(word, state, info) {
   panel.append(el("h4", "enc-h4", t("bpe.initial")), symbolRow(info, state.initial, "bpe-initial"));
   const latest = state.last.type === "bpe.merge" ? state.last.position : -1;
   panel.append(el("h4", "enc-h4", t("bpe.now")), symbolRow(info, state.symbols, "bpe-symbol", latest));
-  if (state.merges.length) panel.append(mergeTable(state.merges, state.last));
+  if (state.merges.length) panel.append(mergeTable(state.merges, state.last, info));
   return panel;
 }
 
-function mergeTable(merges, last) {
+// Symbols written as their chips show them; the vocabulary's spelling is each code's title.
+function code(symbol, info) {
+  const node = el("code", "", face(symbol, info));
+  node.title = symbol;
+  return node;
+}
+
+function mergeTable(merges, last, info) {
   const box = el("div", "enc-merges");
   const table = el("table", "enc-table");
   table.append(el("caption", "", t("bpe.merges")));
@@ -166,10 +179,9 @@ function mergeTable(merges, last) {
     row.dataset.new = merge.new;
     row.append(el("td", "num", skip + i + 1));
     const pair = el("td", "enc-pair");
-    pair.append(el("code", "", visible(merge.pair[0])), " + ", el("code", "", visible(merge.pair[1])),
-      " → ", el("code", "", visible(merge.new)));
+    pair.append(code(merge.pair[0], info), " + ", code(merge.pair[1], info), " → ", code(merge.new, info));
     row.append(pair, el("td", "num", merge.rank));
-    const after = el("td", "enc-after", merge.symbols.map(visible).join(" · "));
+    const after = el("td", "enc-after", merge.symbols.map((s) => face(s, info)).join(" · "));
     row.append(after);
     body.append(row);
   });
@@ -178,23 +190,28 @@ function mergeTable(merges, last) {
   return box;
 }
 
-function noteText(e) {
-  if (e.type === "bpe.byte_fallback") return t("bpe.byteFallback", { symbol: visible(e.symbol), tokens: e.tokens.join(" ") });
-  if (e.token === null || e.token === undefined) return t("bpe.unkDropped", { symbol: visible(e.symbol) });
-  return t(e.fused ? "bpe.unkFused" : "bpe.unk", { symbol: visible(e.symbol), token: e.token });
+function noteText(e, info) {
+  if (e.type === "bpe.byte_fallback") return t("bpe.byteFallback", { symbol: face(e.symbol, info), tokens: e.tokens.join(" ") });
+  if (e.token === null || e.token === undefined) return t("bpe.unkDropped", { symbol: face(e.symbol, info) });
+  return t(e.fused ? "bpe.unkFused" : "bpe.unk", { symbol: face(e.symbol, info), token: e.token });
 }
 
-function narrateEvent(word, step, e, wordCount) {
-  if (e.type === "bpe.word") return t("bpe.word", { i: step.word + 1, n: wordCount, word: visible(word.text) });
+function narrateEvent(word, step, e, wordCount, info) {
+  if (e.type === "bpe.word") return t("bpe.word", { i: step.word + 1, n: wordCount, word: face(word.text, info) });
   if (e.type === "bpe.symbols") return t("bpe.symbols", { n: e.symbols.length });
   if (e.type === "bpe.merge") {
     const more = word.events.slice(step.index + 1).some((x) => x.type === "bpe.merge");
     return t(more ? "bpe.merge" : "bpe.mergeLast",
-      { left: visible(e.pair[0]), right: visible(e.pair[1]), new: visible(e.new), rank: e.rank });
+      { left: face(e.pair[0], info), right: face(e.pair[1], info), new: face(e.new, info), rank: e.rank });
   }
-  if (e.type === "bpe.ignore_merges") return t("bpe.whole", { token: visible(e.token) });
-  if (e.type === "bpe.dropout_skip") return t("bpe.dropout", { new: visible(e.new), rank: e.rank });
-  return noteText(e);
+  if (e.type === "bpe.ignore_merges") {
+    // Newer traces report the merges by rank before this event (docs/events.md).
+    if (e.merged === undefined) return t("bpe.whole", { token: face(e.token, info) });
+    const symbols = wordState(word, step.index).symbols || [];
+    return t(e.merged ? "bpe.wholeMerged" : "bpe.wholeTaken", { token: face(e.token, info), n: symbols.length });
+  }
+  if (e.type === "bpe.dropout_skip") return t("bpe.dropout", { new: face(e.new, info), rank: e.rank });
+  return noteText(e, info);
 }
 
 export function createBpeEncodeRenderer({ root }) {

@@ -7,30 +7,65 @@ import { visible as shown } from "../../lib/tokens.js";
 import { fmtScore, fmtProb } from "./numbers.js";
 import "./unigram-strings.js";
 
-const CELL = 100; // px between positions
+const CELL = 100; // px between positions, at most
+const MIN_CELL = 52; // and at least: below this the lattice scrolls in its box
 const PAD = 40;
+const LABEL_CHAR = 8.6; // px per character of an edge label (14px monospace), of a score 6.7
+const SCORE_CHAR = 6.7;
+const ROW = 30; // px for one row of edge labels (piece and score)
+const NODE_ROWS = 48; // px more below the line when node numbers alternate in two rows
 
-// Where things go: x of a position, the base line's y, an arc's height by its length.
-function geometry(word, edges) {
+// Where things go: x of a position, the base line's y, each edge's arc height and label
+// row. The cell shrinks to fit `room` px (down to MIN_CELL); edges of one length share a
+// level, and a label that would overlap another of its level goes one row up, the
+// levels above moving up with it, so no two labels meet.
+function geometry(word, edges, room) {
   const n = word.length; // the model's offsets are UTF-16 indices of the piece in JS too
+  const fit = Math.floor((room - 2 - PAD * 2 - 30) / Math.max(1, n));
+  const cell = Math.max(MIN_CELL, Math.min(CELL, fit || CELL));
+  const x = (pos) => PAD + pos * cell;
+  const labelWidth = (e) => Math.max((e.unk ? 5 : [...shown(e.piece)].length) * LABEL_CHAR, 7 * SCORE_CHAR) + 6;
+  const byLength = new Map();
+  for (const e of edges) {
+    const len = e.end - e.start;
+    if (!byLength.has(len)) byLength.set(len, []);
+    byLength.get(len).push(e);
+  }
+  const row = new Map(); // "start:end" -> row in its level
+  const rowsOf = new Map(); // length -> rows its level needs
+  for (const [len, list] of byLength) {
+    const ends = []; // right end of the last label in each row
+    for (const e of [...list].sort((a, b) => a.start - b.start)) {
+      const mid = (x(e.start) + x(e.end)) / 2, half = labelWidth(e) / 2;
+      let r = ends.findIndex((right) => right <= mid - half);
+      if (r < 0) { r = ends.length; ends.push(0); }
+      ends[r] = mid + half;
+      row.set(`${e.start}:${e.end}`, r);
+    }
+    rowsOf.set(len, ends.length);
+  }
   const maxLen = Math.max(1, ...edges.map((e) => e.end - e.start));
-  const rise = (len) => 36 + (len - 1) * 34;
-  const lineY = 24 + rise(maxLen);
+  const base = [0]; // base[len]: how high the level of that length starts
+  for (let len = 1; len <= maxLen; len++) base[len] = base[len - 1] + (len === 1 ? 36 : 34) + ROW * Math.max(0, (rowsOf.get(len - 1) || 1) - 1);
+  const rise = (e) => base[e.end - e.start] + ROW * (row.get(`${e.start}:${e.end}`) || 0);
+  const top = Math.max(36, ...edges.map(rise));
+  const lineY = 24 + top;
+  const stagger = cell < 90; // node numbers (~80px wide) alternate in two rows
   return {
-    n, rise, lineY,
-    width: PAD * 2 + n * CELL + 30, // room for the last node's numbers
-    height: lineY + 92,
-    x: (pos) => PAD + pos * CELL,
+    n, rise, lineY, cell, stagger, x,
+    width: PAD * 2 + n * cell + 30, // room for the last node's numbers
+    height: lineY + 92 + (stagger ? NODE_ROWS : 0),
   };
 }
 
 // The base line and the characters between the positions, just above it.
-function drawAxis(canvas, word, { x, n, lineY }) {
+function drawAxis(canvas, word, { x, n, lineY, cell }) {
   canvas.append(svg("line", { class: "lattice-axis", x1: x(0), y1: lineY, x2: x(n), y2: lineY }));
   let at = 0;
   for (const ch of [...word]) {
     const len = ch.length;
     const label = svg("text", { class: "lattice-char", x: (x(at) + x(at + len)) / 2, y: lineY + 26, "text-anchor": "middle" });
+    if (cell < 70) label.classList.add("is-small");
     label.textContent = shown(ch);
     canvas.append(label);
     at += len;
@@ -39,8 +74,7 @@ function drawAxis(canvas, word, { x, n, lineY }) {
 
 // One vocabulary piece as an arc from its start to its end; hovering or focusing it says what it is.
 function drawEdge(e, { x, rise, lineY }, info) {
-  const len = e.end - e.start;
-  const x1 = x(e.start), x2 = x(e.end), h = rise(len);
+  const x1 = x(e.start), x2 = x(e.end), h = rise(e);
   const g = svg("g", { class: "lattice-edge", tabindex: 0, role: "img" });
   g.dataset.testid = "lattice-edge";
   g.dataset.piece = e.piece;
@@ -69,16 +103,17 @@ function drawEdge(e, { x, rise, lineY }, info) {
 }
 
 // One position: its dot and number, and (filled in by renderLattice) its best score.
-function drawNode(pos, { x, lineY }) {
+function drawNode(pos, { x, lineY, stagger }) {
   const g = svg("g", { class: "lattice-node" });
   g.dataset.testid = "lattice-node";
   g.dataset.position = pos;
   const dot = svg("circle", { cx: x(pos), cy: lineY, r: 7, class: "lattice-dot" });
   const num = svg("text", { class: "lattice-pos", x: x(pos), y: lineY + 20, "text-anchor": "middle" });
   num.textContent = String(pos);
-  const prob = svg("text", { class: "lattice-prob", x: x(pos), y: lineY + 48, "text-anchor": "middle" });
-  const score = svg("text", { class: "lattice-best", x: x(pos), y: lineY + 63, "text-anchor": "middle" });
-  const from = svg("text", { class: "lattice-from", x: x(pos), y: lineY + 78, "text-anchor": "middle" });
+  const below = lineY + (stagger && pos % 2 ? NODE_ROWS : 0);
+  const prob = svg("text", { class: "lattice-prob", x: x(pos), y: below + 48, "text-anchor": "middle" });
+  const score = svg("text", { class: "lattice-best", x: x(pos), y: below + 63, "text-anchor": "middle" });
+  const from = svg("text", { class: "lattice-from", x: x(pos), y: below + 78, "text-anchor": "middle" });
   g.setAttribute("role", "img");
   g.append(dot, num, prob, score, from);
   return { g, prob, score, from };
@@ -89,7 +124,8 @@ function drawNode(pos, { x, lineY }) {
 export function drawLattice(box, s) {
   const word = s.piece.text;
   const edges = s.steps.filter((e) => e.type === "unigram.edge");
-  const geo = geometry(word, edges);
+  // The room the figure has: the box's width (the view's, before the box is in the page).
+  const geo = geometry(word, edges, box.clientWidth || box.closest(".view, .enc-stage")?.clientWidth || 1000);
   const title = t("uenc.lattice", { word: shown(word), n: geo.n });
   const figure = el("figure", "lattice-figure");
   const caption = el("figcaption", "lattice-caption", title);

@@ -25,7 +25,7 @@ export function createNbest({ engine }) {
     }
     const word = s.piece.text;
     const cached = cache.get(keyOf(traceKey, word));
-    if (cached && cached.result) return draw(box, cached.result);
+    if (cached && cached.result) return draw(box, cached.result, bestPieces(s));
     if (cached && cached.error) {
       box.dataset.state = "error";
       return box.replaceChildren(el("p", "hint", t("uenc.nbestUnavailable", { reason: cached.error })));
@@ -45,14 +45,40 @@ export function createNbest({ engine }) {
     ).then(replay);
   }
 
-  function draw(box, result) {
+  // The pieces of the path the encoder took (the trace's unigram.path event), or null.
+  function bestPieces(s) {
+    const path = (s.piece.events || []).find((e) => e.type === "unigram.path");
+    return path ? path.tokens.map((row) => row[0]) : null;
+  }
+
+  function draw(box, result, taken) {
     if (box.dataset.state === "done" && box.dataset.word === result.word) return;
     box.dataset.state = "done";
     box.dataset.word = result.word;
     const heading = el("h3", "unigram-nbest-title", t("uenc.nbestTitle", { count: formatNumber(result.segmentations, lang()) }));
     const list = el("ol", "unigram-nbest-list");
     result.paths.forEach((path, i) => list.append(item(path, i)));
-    box.replaceChildren(heading, list);
+    box.replaceChildren(heading, list, ...tieNotes(result.paths, taken));
+  }
+
+  // Segmentations of exactly the same score are equally likely; say so, and why the
+  // encoder took #1 when it is one of them.
+  function tieNotes(paths, taken) {
+    const tookFirst = taken && paths.length && taken.join("\u0000") === paths[0].pieces.join("\u0000");
+    const notes = [];
+    for (let i = 0; i < paths.length;) {
+      let j = i + 1;
+      while (j < paths.length && paths[j].score === paths[i].score) j++;
+      if (j - i > 1) {
+        const ranks = paths.slice(i, j).map((_, k) => t("uenc.rank", { n: i + k + 1 })).join(", ");
+        const note = el("p", "hint nbest-tie", t(i === 0 && tookFirst ? "uenc.tieBest" : "uenc.tie",
+          { ranks, n: j - i, score: fmtScore(paths[i].score) }));
+        note.dataset.testid = "nbest-tie";
+        notes.push(note);
+      }
+      i = j;
+    }
+    return notes;
   }
 
   function item(path, i) {

@@ -2,7 +2,7 @@
 // the strip of words, the tokens so far, and a timeline whose step k is one model event.
 import { t } from "../../i18n/index.js";
 import { el } from "../../lib/dom.js";
-import { tokenChip, visible } from "../../lib/tokens.js";
+import { tokenChip, face } from "../../lib/tokens.js";
 import "./strings.js";
 
 // The words (model_piece events) and each word's model events, from a trace.
@@ -21,7 +21,7 @@ export function wordsOf(trace, prefix) {
 }
 
 // The strip of words: finished ones, the current one (marked in words, not colour only), and those waiting.
-export function wordStrip(words, current, finished) {
+export function wordStrip(words, current, finished, info) {
   const box = el("section", "enc-words");
   box.append(el("h3", "enc-h", t("encode.words")));
   const list = el("ol", "enc-word-list");
@@ -30,7 +30,7 @@ export function wordStrip(words, current, finished) {
     const item = el("li", `enc-word ${state}`);
     item.dataset.testid = "encode-word";
     item.dataset.state = state;
-    item.append(el("span", "enc-word-text", visible(word.text)));
+    item.append(el("span", "enc-word-text", face(word.text, info)));
     item.append(el("span", "enc-word-state", t(`encode.wordState.${state}`)));
     if (state === "current") item.setAttribute("aria-current", "step");
     list.append(item);
@@ -67,7 +67,7 @@ export function renderWordSteps(root, { steps, words, info, legend, wordStep }, 
   }
   const final = k >= steps.length;
   const current = k === 0 ? 0 : steps[k - 1].word;
-  const parts = [wordStrip(words, k === 0 ? -1 : current, final)];
+  const parts = [wordStrip(words, k === 0 ? -1 : current, final, info)];
   let partial = [];
   if (k > 0) {
     const step = wordStep(words[current], steps[k - 1].index, info);
@@ -99,18 +99,26 @@ export function wordStepsTimeline(root, trace, { prefix, isStep, legend, wordSte
     if (k === 0) return t("encode.ready", { n: words.length });
     const step = steps[k - 1];
     const word = words[step.word];
-    let line = narrateEvent(word, step, word.events[step.index], words.length);
+    let line = narrateEvent(word, step, word.events[step.index], words.length, info);
     if (k === steps.length) line += ` ${t("encode.finished", { n: words.reduce((s, w) => s + w.tokens.length, 0) })}`;
     return line;
   }
   return { length: steps.length, render, narrate };
 }
 
-// The current word's panel, headed by the word (its spaces made visible).
-export function wordPanel(testid, word) {
+// The current word's panel, headed by the word as its tokens show it (spaces made visible),
+// and, where the vocabulary writes it otherwise (bytes: Ġ, å¤©), that spelling under it.
+export function wordPanel(testid, word, info = null) {
   const panel = el("section", "enc-panel");
   panel.dataset.testid = testid;
   panel.dataset.word = word.text;
-  panel.append(el("h3", "enc-h", `“${visible(word.text)}”`));
+  const shownAs = face(word.text, info);
+  panel.append(el("h3", "enc-h", `“${shownAs}”`));
+  if (shownAs !== word.text && info?.byte_level) {
+    const note = el("p", "hint enc-spelling", t("encode.spelling"));
+    note.append(" ", el("code", "", word.text));
+    note.dataset.testid = "encode-spelling";
+    panel.append(note);
+  }
   return panel;
 }

@@ -1,21 +1,24 @@
 // The tokens as data: a Tokens / Ids switch (ids as one plain list to select or copy),
-// and the tokens copied or downloaded as JSON or CSV: token, id, start, end, bytes.
+// and the tokens copied or downloaded as JSON or CSV: token, text, id, start, end, bytes.
 import { t } from "../../i18n/index.js";
 import { el } from "../../lib/dom.js";
-import { tokenBytes, hexBytes } from "../../lib/tokens.js";
+import { tokenBytes, hexBytes, shown, tokenOptions } from "../../lib/tokens.js";
 import "../../i18n/tokenize.js";
 
 const utf8 = new TextEncoder();
 
-// One row per token of the result. `bytes` are the token's bytes as the vocabulary
-// holds them (a byte-level token's bytes, a <0xNN> token's byte, else its UTF-8).
+// One row per token of the result. `token` is the vocabulary's spelling; `text` what its
+// chip shows (what it decodes to, ␣ for a space, <E5 88> for part of a character);
+// `bytes` its bytes as the vocabulary holds them (a byte-level token's bytes, a <0xNN>
+// token's byte, else its UTF-8).
 export function tokenRows(result, info) {
   return result.ids.map((id, i) => {
     const token = result.tokens[i];
     const bytes = tokenBytes(token, { byteLevel: Boolean(info?.byte_level) && !result.special[i] })
       ?? [...utf8.encode(token)];
     const [start, end] = result.offsets[i];
-    return { token, id, start, end, bytes: hexBytes(bytes) };
+    const text = shown(token, tokenOptions(info, id, { special: Boolean(result.special[i]) }));
+    return { token, text, id, start, end, bytes: hexBytes(bytes) };
   });
 }
 
@@ -25,8 +28,8 @@ const csvCell = (value) => {
 };
 
 export function toCsv(rows) {
-  const head = "token,id,start,end,bytes";
-  return [head, ...rows.map((r) => [r.token, r.id, r.start, r.end, r.bytes].map(csvCell).join(","))]
+  const head = "token,text,id,start,end,bytes";
+  return [head, ...rows.map((r) => [r.token, r.text, r.id, r.start, r.end, r.bytes].map(csvCell).join(","))]
     .join("\r\n") + "\r\n";
 }
 

@@ -159,3 +159,18 @@ export function wordAround(text, [start, end]) {
   if (from > 0 && text[from - 1] === " ") from -= 1;
   return text.slice(from, to);
 }
+
+// The "why this token?" event's detail for token `index` of the view's last result, or
+// null: `word` (the word around it) is what the encode view's link and text box show;
+// `focus` is what it asks Python (web/why.py) for the steps this very encode took there.
+export function whyDetail(view, index) {
+  const r = view.result;
+  if (!r || !r.offsets[index] || !view.current) return null;
+  const word = wordAround(view.resultText, r.offsets[index]);
+  if (!word.trim()) return null;
+  const limit = view.windowChars;
+  const text = view.resultText.length > limit + 1 ? view.resultText.slice(0, limit + 2) : view.resultText;
+  const special = view.rules.specialTokens(view.current) || null;
+  const focus = { key: view.current, text, index, limit, special };
+  return { key: view.current, word, index, token: r.tokens[index], focus };
+}

@@ -12,7 +12,7 @@ import { ChipRows } from "./chip-rows.js";
 import { TextLayer } from "./text-layer.js";
 import "../../i18n/tokenize.js";
 
-const LEGEND_ORDER = ["Ġ", "Ċ", "ĉ", "bytes", "partial", "▁", "##", "<0x…>", "␣", "special", "unknown"];
+const LEGEND_ORDER = ["spelling", "Ġ", "Ċ", "ĉ", "bytes", "partial", "▁", "##", "<0x…>", "␣", "special", "unknown"];
 const WEIGHT = { partial: 600, bytes: 400 }; // style.css: .tok .mark is bold, .mark.partial 600
 
 // How token i of a result is marked (tokens.js's pieces() and explain() take these).
@@ -220,11 +220,12 @@ export class TokenList {
     if (join) {
       data.joins = join.pos;
       data.char = join.char;
-      chip.title = join.title;
+      chip.title = data.spelling ? `${data.spelling} · ${join.title}` : join.title;
     } else if (data.joins) {
       delete data.joins;
       delete data.char;
-      chip.removeAttribute("title");
+      if (data.spelling) chip.title = data.spelling;
+      else chip.removeAttribute("title");
     }
   }
 

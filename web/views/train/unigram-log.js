@@ -6,11 +6,12 @@ import { visible as shown } from "../../lib/tokens.js";
 
 export const STEP_TYPES = new Set(["unigram_em", "unigram_prune", "unigram_exact_round", "train_end"]);
 
-// A float exactly as Python printed it (shortest round-trip form), with the locale's decimal mark.
-export function exactNumber(x) {
+// A float as a reader takes it in: three decimals (four significant digits below 1), in
+// the locale's form. The exact value stays in the element's data-value and title.
+export function shortNumber(x) {
   if (Number.isInteger(x)) return formatNumber(x, lang());
-  const mark = formatNumber(1.5, lang()).replace(/[15]/g, "");
-  return String(x).replace(".", mark);
+  const options = Math.abs(x) >= 1 ? { maximumFractionDigits: 3 } : { maximumSignificantDigits: 4 };
+  return formatNumber(x, lang(), options);
 }
 
 // The log cut into steps, with what every step needs precomputed once.
@@ -58,15 +59,15 @@ export function narrateStep(log, k, t) {
   const e = log.steps[k - 1];
   if (!e) return "";
   if (e.type === "unigram_em") {
-    return t("utrain.nEm", { round: e.round, sub: e.sub_iteration, obj: exactNumber(e.objective), dropped: e.dropped, size: e.vocab_size });
+    return t("utrain.nEm", { round: e.round, sub: e.sub_iteration, obj: shortNumber(e.objective), dropped: e.dropped, size: e.vocab_size });
   }
   if (e.type === "unigram_prune") {
     return t("utrain.nPrune", { round: e.round, removed: e.removed_count, before: e.vocab_size_before, unused: e.unused_count, kept: e.kept });
   }
   if (e.type === "unigram_exact_round") {
-    if (!e.remove) return t("utrain.nExactLast", { round: e.round, loss: exactNumber(e.loss), size: e.vocab_size });
-    return t("utrain.nExact", { round: e.round, loss: exactNumber(e.loss), size: e.vocab_size, remove: e.remove,
-      piece: shown(e.removed[0][0]), inc: exactNumber(e.removed[0][1]) });
+    if (!e.remove) return t("utrain.nExactLast", { round: e.round, loss: shortNumber(e.loss), size: e.vocab_size });
+    return t("utrain.nExact", { round: e.round, loss: shortNumber(e.loss), size: e.vocab_size, remove: e.remove,
+      piece: shown(e.removed[0][0]), inc: shortNumber(e.removed[0][1]) });
   }
   return t("utrain.nEnd", { size: e.vocab_size });
 }

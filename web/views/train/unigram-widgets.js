@@ -3,7 +3,7 @@
 import { t as translate, formatNumber, lang } from "../../i18n/index.js";
 import { el, svg } from "../../lib/dom.js";
 import { visible as shown } from "../../lib/tokens.js";
-import { exactNumber } from "./unigram-log.js";
+import { shortNumber } from "./unigram-log.js";
 import "./unigram-strings.js";
 
 const ROW = 26;
@@ -20,7 +20,19 @@ export class VirtualList {
     this.box.append(this.inner);
     this.testid = testid;
     this.items = [];
+    // The column heads, kept in view while the rows scroll: what the numbers are.
+    this.head = el("div", "ut-row ut-head");
+    this.head.setAttribute("aria-hidden", "true"); // each row's value has its own title
+    this.box.prepend(this.head);
+    this.columns("");
     this.box.addEventListener("scroll", () => this.draw());
+  }
+
+  // Name the value column ("count", "log-probability", ...); "" for a list without values.
+  columns(valueLabel) {
+    this.valueLabel = valueLabel;
+    this.head.replaceChildren(el("span", "n", "#"), el("span", "piece", translate("utrain.col.piece")),
+      el("span", "value", valueLabel));
   }
 
   set(items) {
@@ -46,11 +58,17 @@ export class VirtualList {
       row.dataset.value = value;
       if (removed) row.dataset.removed = "true";
       row.append(el("span", "n", formatNumber(i + 1, lang())), el("span", "piece", shown(piece)),
-        el("span", "value", exactNumber(value)));
+        valueCell(value));
       rows.push(row);
     }
     this.inner.replaceChildren(...rows);
   }
+}
+
+function valueCell(value) {
+  const cell = el("span", "value", value === "" ? "" : shortNumber(value));
+  if (value !== "") cell.title = String(value);
+  return cell;
 }
 
 // A small line chart of [x, y] points; the point at `current` is marked.
@@ -59,7 +77,7 @@ export function lineChart(box, label, points, current) {
   const chart = svg("svg", { class: "ut-chart", viewBox: `0 0 ${w} ${h}`, role: "img" });
   const drawn = points.filter((p) => p.step <= current);
   const at = drawn[drawn.length - 1];
-  chart.setAttribute("aria-label", at ? `${label}: ${exactNumber(at.y)}` : label);
+  chart.setAttribute("aria-label", at ? `${label}: ${shortNumber(at.y)}` : label);
   if (!points.length) return box.replaceChildren(chart);
   const ys = points.map((p) => p.y);
   let lo = Math.min(...ys), hi = Math.max(...ys);

@@ -13,7 +13,7 @@
 import { t as translate, formatNumber, lang } from "../../i18n/index.js";
 import { el, loadCss } from "../../lib/dom.js";
 import { visible as shown } from "../../lib/tokens.js";
-import { exactNumber, indexEvents, narrateStep } from "./unigram-log.js";
+import { shortNumber, indexEvents, narrateStep } from "./unigram-log.js";
 import { VirtualList, lineChart } from "./unigram-widgets.js";
 import "./unigram-strings.js";
 
@@ -55,10 +55,11 @@ function buildPanels(box, t) {
   return p;
 }
 
-function fact(label, value, testid) {
+function fact(label, value, testid, exact = null) {
   const div = el("div");
   const dd = el("dd", "", value);
   if (testid) dd.dataset.testid = testid;
+  if (exact !== null) dd.title = String(exact);
   div.append(el("dt", "", label), dd);
   return div;
 }
@@ -82,6 +83,13 @@ function vocabAt(log, k, memo) {
   return items;
 }
 
+// What the vocabulary list's numbers are at step k: the seed's counts (exact method) or
+// seed scores (EM) until the end, then the final log-probabilities.
+function vocabColumn(log, k) {
+  if (log.end && k === log.steps.length) return "utrain.col.logprob";
+  return log.method === "exact" ? "utrain.col.count" : "utrain.col.seedScore";
+}
+
 // The panels after step k (`p`: the panels from buildPanels; `t`: the translator).
 function drawFacts(p, t, log, k, size, loss) {
   const target = log.start?.vocab_size;
@@ -90,15 +98,16 @@ function drawFacts(p, t, log, k, size, loss) {
     fact(t("utrain.step"), `${formatNumber(k, lang())} / ${formatNumber(log.steps.length, lang())}`),
     fact(t("utrain.size"), formatNumber(size, lang()), "unigram-size-now"),
     fact(t("utrain.target"), target === undefined ? "–" : formatNumber(target, lang())),
-    fact(t("utrain.loss"), loss === null ? "–" : exactNumber(loss), "unigram-loss-now"),
+    fact(t("utrain.loss"), loss === null ? "–" : shortNumber(loss), "unigram-loss-now", loss),
   );
 }
 
 function drawCharts(p, t, log, k, size, loss) {
   p.lossPanel.heading.textContent = t(log.method === "exact" ? "utrain.lossChart.exact" : "utrain.lossChart.em");
   lineChart(p.lossBox, p.lossPanel.heading.textContent, log.loss, k);
-  p.lossReadout.textContent = loss === null ? "" : `${t("utrain.loss")}: ${exactNumber(loss)}`;
-  if (loss !== null) p.lossReadout.dataset.value = loss; else delete p.lossReadout.dataset.value;
+  p.lossReadout.textContent = loss === null ? "" : `${t("utrain.loss")}: ${shortNumber(loss)}`;
+  if (loss !== null) p.lossReadout.dataset.value = p.lossReadout.title = loss;
+  else { delete p.lossReadout.dataset.value; p.lossReadout.removeAttribute("title"); }
   lineChart(p.sizeBox, t("utrain.sizeChart"), log.size.map((q) => ({ ...q })), k);
   p.sizeReadout.textContent = `${t("utrain.size")}: ${formatNumber(size, lang())}`;
   p.sizeReadout.dataset.value = size;
@@ -111,12 +120,20 @@ function drawRounds(p, t, log, k) {
     const count = e.type === "unigram_prune" ? e.removed_count : e.remove;
     const first = e.removed[0];
     const li = el("li", i === k - 1 ? "is-current" : "", first
-      ? t("utrain.roundItemFirst", { round: e.round, count, piece: shown(first[0]), loss: exactNumber(first[1]) })
+      ? t("utrain.roundItemFirst", { round: e.round, count, piece: shown(first[0]), loss: shortNumber(first[1]) })
       : t("utrain.roundItem", { round: e.round, count }));
     if (i === k - 1) li.setAttribute("aria-current", "step");
     items.push(li);
   });
   p.rounds.replaceChildren(...items);
+  // Keep the current round in view inside the list (not by scrolling the page).
+  const current = p.rounds.querySelector("[aria-current]");
+  if (current) {
+    const box = p.rounds.getBoundingClientRect();
+    const item = current.getBoundingClientRect();
+    if (item.bottom > box.bottom) p.rounds.scrollTop += item.bottom - box.bottom;
+    else if (item.top < box.top) p.rounds.scrollTop -= box.top - item.top;
+  }
 }
 
 function drawRemoved(p, t, e) {
@@ -124,10 +141,12 @@ function drawRemoved(p, t, e) {
   if (e && e.type === "unigram_exact_round" && e.scores.length) {
     const gone = new Set(e.removed.map((r) => r[0]));
     p.removedTitle.textContent = t("utrain.candidates");
+    p.removedList.columns(t("utrain.col.loss"));
     p.removedList.set(e.scores.map(([q, v]) => [q, v, gone.has(q)]));
     p.removedList.box.hidden = false;
   } else if (e && e.type === "unigram_prune") {
     p.removedTitle.textContent = t("utrain.removedList");
+    p.removedList.columns(t("utrain.col.loss"));
     p.removedList.set(e.removed.map(([q, v]) => [q, v, true]));
     p.removedList.box.hidden = false;
     if (e.unused.length) {
@@ -167,6 +186,7 @@ export function createUnigramTrainRenderer({ root, player = null, t = translate 
     drawRounds(p, t, log, k);
     drawRemoved(p, t, k ? log.steps[k - 1] : null);
     const vocab = vocabAt(log, k, cached.vocab);
+    p.vocabList.columns(t(vocabColumn(log, k)));
     p.vocabList.set(vocab);
     p.vocabNote.textContent = log.end && k === log.steps.length ? t("utrain.vocabFinal", { size: vocab.length })
       : t("utrain.vocabNote", { shown: formatNumber(vocab.length, lang()), size: formatNumber(size, lang()) });

@@ -1,0 +1,88 @@
+"""The Code panel: the plain reference's source beside the encode view, stepping with it.
+
+At every step of the player the highlighted line and the variables listed are those
+the reference (subword_lab.reference, run here in CPython with a steps.Steps
+recorder) reported for the model event the view is showing.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from subword_lab.reference import bpe, steps, wordpiece
+from subword_lab.web import api as webapi
+from subword_lab.web.registry import REGISTRY
+
+SHOTS = "/work/wt/shots-reference"
+REFERENCES = {"bpe": bpe, "wordpiece": wordpiece}
+# The model events the word-by-word views make a step of (encode/bpe.js, encode/wordpiece.js).
+IS_STEP = {"bpe": lambda e: e["type"] != "bpe.done",
+           "wordpiece": lambda e: e["type"] in {"wordpiece.word", "wordpiece.try", "wordpiece.unk"}}
+
+
+def reference_steps(algo, text):
+    """The reference's step for each model event the view steps through, in order."""
+    webapi.open_toy(json.dumps({"corpus": "course-toy", "algo": algo}))
+    tokenizer = REGISTRY.get(f"course-toy-{algo}")
+    events = []
+    tokenizer.encode(text, on_event=events.append)
+    recorder = steps.Steps()
+    for word in [e["text"] for e in events if e["type"] == "model_piece"]:
+        REFERENCES[algo].encode(tokenizer.model, word, on_event=recorder)
+    return [step for event, step in zip(recorder.events, recorder.steps) if IS_STEP[algo](event)]
+
+
+def shown(app):
+    return app.page.evaluate("""() => {
+      const line = document.querySelector('[data-testid=code-line][data-current=true]');
+      const vars = [...document.querySelectorAll('[data-testid=code-var]')]
+        .map((v) => [v.dataset.name, JSON.parse(v.dataset.value)]);
+      const fn = document.querySelector('[data-testid=code-function]').textContent;
+      return {line: line ? Number(line.dataset.line) : null, vars: Object.fromEntries(vars), fn,
+              text: line ? line.querySelector('.code-text').textContent : null};
+    }""")
+
+
+def open_with_code(app, algo, text):
+    app.open(f"?view=encode&algo={algo}&corpus=course-toy&text={text}")
+    app.page.evaluate("async () => { const v = await window.subwordLab.showView('encode'); await v.settled(); }")
+    app.page.wait_for_selector("[data-testid=code-panel][data-follows=reference]", timeout=60_000)
+
+
+@pytest.mark.parametrize("algo,text", [("bpe", "hugs mhug"), ("wordpiece", "hugs mug")])
+def test_code_panel_steps_with_the_reference(app, algo, text):
+    expected = reference_steps(algo, text)
+    open_with_code(app, algo, text)
+    total = int(app.page.get_by_test_id("player-position").text_content().split(" / ")[1])
+    assert total == len(expected)
+    assert shown(app)["line"] is None  # step 0: nothing reported yet
+    for k, step in enumerate(expected, start=1):
+        app.page.get_by_test_id("player-step-forward").click()
+        app.page.wait_for_function(
+            f"() => document.querySelector('[data-testid=player-position]').textContent.startsWith('{k} /')")
+        seen = shown(app)
+        assert seen["line"] == step["line"], (k, seen, step)
+        assert seen["vars"] == step["vars"], (k, seen, step)
+        assert step["function"] + "()" in seen["fn"]
+        assert "report(" in seen["text"]  # the highlighted line is the one that reported the event
+    # back one step: the panel follows the player backwards too
+    app.page.get_by_test_id("player-step-back").click()
+    app.page.wait_for_function(
+        f"() => document.querySelector('[data-testid=player-position]').textContent.startsWith('{total - 1} /')")
+    assert shown(app)["line"] == expected[-2]["line"] and shown(app)["vars"] == expected[-2]["vars"]
+    app.page.screenshot(path=f"{SHOTS}/encode-{algo}-1280.png", full_page=True)
+
+
+def test_code_panel_on_a_phone(browser, site):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{site}/?view=encode&algo=bpe&corpus=course-toy&text=hugs")
+    page.wait_for_selector("[data-testid=code-panel][data-follows=reference]", timeout=120_000)
+    page.get_by_test_id("player-step-forward").click()
+    page.get_by_test_id("player-step-forward").click()
+    page.wait_for_selector("[data-testid=code-line][data-current=true]")
+    # no horizontal page scroll: the listing scrolls inside its own box
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=f"{SHOTS}/encode-bpe-390.png", full_page=True)
+    context.close()

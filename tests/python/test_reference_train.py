@@ -31,11 +31,14 @@ def _events(trainer, model, counts):
 
 @SETTINGS
 @given(counts=WORD_COUNTS, extra=st.integers(0, 25), specials=SPECIALS,
-       tie_break=st.sampled_from(["hf", "first"]), min_frequency=st.sampled_from([0, 0, 3]))
-def test_bpe_training_equals_the_reference(counts, extra, specials, tie_break, min_frequency):
+       tie_break=st.sampled_from(["hf", "first"]), min_frequency=st.sampled_from([0, 0, 3]),
+       trace=st.sampled_from(["summary", "full"]))
+def test_bpe_training_equals_the_reference(counts, extra, specials, tie_break, min_frequency,
+                                           trace):
     alphabet = len({c for w in counts for c in w})
     trainer = BpeTrainer(vocab_size=len(specials) + alphabet + extra, special_tokens=specials,
-                         tie_break=tie_break, min_frequency=min_frequency, show_progress=False)
+                         tie_break=tie_break, min_frequency=min_frequency, show_progress=False,
+                         trace=trace)
     events = _events(trainer, BPE(), counts)
     expected = []
     vocab, merges = bpe_train.train(dict(counts), **bpe_train.trainer_options(trainer),
@@ -46,11 +49,11 @@ def test_bpe_training_equals_the_reference(counts, extra, specials, tie_break, m
 
 @SETTINGS
 @given(counts=WORD_COUNTS, extra=st.integers(0, 25), specials=SPECIALS,
-       tie_break=st.sampled_from(["hf", "first"]))
-def test_wordpiece_training_equals_the_reference(counts, extra, specials, tie_break):
+       tie_break=st.sampled_from(["hf", "first"]), trace=st.sampled_from(["summary", "full"]))
+def test_wordpiece_training_equals_the_reference(counts, extra, specials, tie_break, trace):
     initial = len({c if i == 0 else "##" + c for w in counts for i, c in enumerate(w)})
     trainer = WordPieceTrainer(vocab_size=len(specials) + initial + extra, special_tokens=specials,
-                               tie_break=tie_break, show_progress=False)
+                               tie_break=tie_break, show_progress=False, trace=trace)
     events = _events(trainer, WordPiece(), counts)
     expected = []
     wordpiece_train.train(dict(counts), **wordpiece_train.trainer_options(trainer),

@@ -57,7 +57,8 @@ def train_words(word_counts, words, alphabet, *, algorithm, vocab_size, special_
                                        for w, c in word_counts.items()],
             "corpus_tokens": corpus_tokens})
     merges, stop = [], "vocab_size"
-    shown = SHOWN_CANDIDATES[(options or {}).get("trace", "summary")]
+    trace = (options or {}).get("trace", "summary")  # "full" also lists the words changed
+    shown = SHOWN_CANDIDATES[trace]
     while len(vocab) < vocab_size:
         ranked = rank_pairs(word_counts, words, vocab, tie_break, scored)  # Steps 2 and 3
         if not ranked:
@@ -73,9 +74,12 @@ def train_words(word_counts, words, alphabet, *, algorithm, vocab_size, special_
         new = token not in vocab
         if new:  # Step 4
             vocab.append(token)
-        for w in words:
+        changed = []  # indices of the words the merge changed
+        for index, w in enumerate(words):
             words[w], joined = join_pair(words[w], pair, token)
             corpus_tokens -= joined * word_counts[w]
+            if joined:
+                changed.append(index)
         merges.append(tuple(pair))
         step = len(merges)
         value = "score" if scored else "count"
@@ -86,10 +90,13 @@ def train_words(word_counts, words, alphabet, *, algorithm, vocab_size, special_
             tie = {"rule": "smallest_ids" if tie_break == "hf" else "first_occurrence",
                    "tied": tied, "more": len(tied) == len(candidates)}
         numbers = {k: v for k, v in best.items() if k not in ("pair", "order")}
-        report({"type": "merge", "step": step, "pair": list(pair),
-                "ids": [vocab.index(pair[0]), vocab.index(pair[1])], "token": token,
-                "id": vocab.index(token), "new": new, **numbers, "candidates": candidates,
-                "tie": tie, "vocab_size": len(vocab), "corpus_tokens": corpus_tokens})
+        event = {"type": "merge", "step": step, "pair": list(pair),
+                 "ids": [vocab.index(pair[0]), vocab.index(pair[1])], "token": token,
+                 "id": vocab.index(token), "new": new, **numbers, "candidates": candidates,
+                 "tie": tie, "vocab_size": len(vocab), "corpus_tokens": corpus_tokens}
+        if trace == "full":
+            event["words"] = changed
+        report(event)
     report({"type": "train_end", "algorithm": algorithm, "vocab": vocab,
             "vocab_size": len(vocab), "merges": len(merges), "stop": stop})
     return vocab, merges

@@ -15,9 +15,6 @@ from .bpe_train import train_words
 
 __all__ = ["train", "trainer_options"]
 
-# The variables the Code panel shows (see steps.py).
-SHOWN = ("word", "tokens")
-
 
 def train(word_counts, *, vocab_size, special_tokens=(), tie_break="hf",
           continuing_subword_prefix="##", options=None, on_event=None):

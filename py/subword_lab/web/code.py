@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import json
 
-from ..reference import bpe, steps, unigram, wordpiece
+from ..reference import bpe, bpe_train, steps, unigram, wordpiece, wordpiece_train
 from .registry import REGISTRY
 
-__all__ = ["reference_encode", "follow_fast"]
+__all__ = ["reference_encode", "reference_train", "follow_fast"]
+
+TRAINERS = {"bpe": bpe_train, "wordpiece": wordpiece_train}
+# Trainer options the training references leave out: a run using one follows the fast path.
+UNCOVERED = {"limit_alphabet": None, "initial_alphabet": [], "max_token_length": None,
+             "end_of_word_suffix": None}
 
 # model type -> (the reference module, the prefix of its events)
 REFERENCES = {"BPE": (bpe, "bpe."), "WordPiece": (wordpiece, "wordpiece."),
@@ -33,21 +38,96 @@ def _model_type(model) -> str:
     return type(model).__name__
 
 
-def follow_fast(events, known_steps):
-    """Steps for events the reference did not report itself: the line of the first
-    reference step of the same event type, the event's fields as the variables."""
+def _lines(known_steps):
+    """event type -> the first step that reported one."""
     line_of = {}
     for event, step in known_steps:
-        line_of.setdefault(event["type"], step)
+        line_of.setdefault(event["type"], {k: v for k, v in step.items() if k != "vars"})
+    return line_of
+
+
+def follow_fast(events, known_steps, names=None):
+    """Steps for events the reference did not report itself: the line of the first
+    reference step of the same event type, the event's fields (those in `names`,
+    when given) as the variables."""
+    line_of = _lines(known_steps)
     out = []
     for event in events:
         step = line_of.get(event["type"])
-        shown = {k: steps._plain(v) for k, v in event.items() if k != "type"}
+        shown = {k: steps._plain(v) for k, v in event.items()
+                 if k != "type" and (names is None or k in names)}
         if step is None:
             out.append({"module": None, "function": None, "line": None, "vars": shown})
         else:
             out.append({**step, "vars": shown})
     return out
+
+
+def reference_train(args_json: str, emit=None) -> str:
+    """The Code panel of a BPE or WordPiece training run.
+
+    args: {"algorithm", "events"}: the run's whole event log when it is small enough
+    to train again with the reference (the page sends none for a long run). The
+    reference trains on the `words` event's counts with the `train_start` options;
+    when it reports the same events, `follows` is "reference" and `steps` has one
+    step per event. Otherwise `follows` is "fast", and `lines` (event type -> the
+    reference line reporting that type) with `shown` (the variable names) let the
+    page place each fast event at its line.
+    """
+    args = json.loads(args_json)
+    module = TRAINERS.get(args.get("algorithm"))
+    if module is None:
+        return json.dumps({"follows": None, "steps": [], "lines": {}, "sources": []})
+    events = args.get("events") or []
+    recorder = steps.Steps()
+    same = False
+    if events and _covered(events):
+        try:
+            counts, kwargs = _train_args(module, events)
+            module.train(counts, **kwargs, on_event=recorder)
+            same = recorder.events == events
+        except Exception:  # noqa: BLE001 - any failure: the panel follows the fast path
+            same = False
+    if not recorder.steps:  # a tiny run, for the line of each event type
+        sample = steps.Steps()
+        module.train({"hug": 3, "pug": 2}, vocab_size=12, on_event=sample)
+        recorder = sample
+    found = recorder.steps if same else follow_fast(events, zip(recorder.events, recorder.steps),
+                                                    bpe_train.SHOWN)
+    functions = sorted({s["function"] for s in recorder.steps})
+    return json.dumps({
+        "algorithm": args.get("algorithm"), "follows": "reference" if same else "fast",
+        "steps": found, "lines": _lines(zip(recorder.events, recorder.steps)),
+        "shown": list(bpe_train.SHOWN),
+        "sources": [steps.source(s_module, name) for s_module, name in
+                    sorted({(s["module"], s["function"]) for s in recorder.steps})],
+        "functions": functions,
+    }, ensure_ascii=False)
+
+
+def _covered(events) -> bool:
+    options = events[0].get("options", {}) if events[0].get("type") == "train_start" else None
+    if options is None:
+        return False
+    if options.get("continuing_subword_prefix") not in (None, "##"):
+        return False
+    return all(options.get(k) == v for k, v in UNCOVERED.items())
+
+
+def _train_args(module, events):
+    """(word counts, keyword arguments) of the reference from a run's events."""
+    options = events[0]["options"]
+    words = next(e for e in events if e["type"] == "words")
+    counts = {w["word"]: w["count"] for w in words["words"]}
+    kwargs = {"vocab_size": options["vocab_size"], "special_tokens": options["special_tokens"],
+              "tie_break": options["tie_break"], "options": options}
+    if module is bpe_train:
+        if options.get("continuing_subword_prefix"):
+            raise ValueError("the BPE training reference has no continuing prefix")
+        kwargs["min_frequency"] = options["min_frequency"]
+    elif options.get("min_frequency"):
+        raise ValueError("the WordPiece training reference has no min_frequency")
+    return counts, kwargs
 
 
 def reference_encode(args_json: str, emit=None) -> str:

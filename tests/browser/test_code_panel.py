@@ -86,3 +86,37 @@ def test_code_panel_on_a_phone(browser, site):
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.screenshot(path=f"{SHOTS}/encode-bpe-390.png", full_page=True)
     context.close()
+
+
+def reference_train_steps(algo):
+    """The training reference's step for each merge of the course toy's run."""
+    from subword_lab.reference import bpe_train, wordpiece_train
+    from subword_lab.web import code
+
+    events = []
+    webapi.train(json.dumps({"algo": algo, "corpus": "course-toy"}), lambda e: events.append(json.loads(e)))
+    module = {"bpe": bpe_train, "wordpiece": wordpiece_train}[algo]
+    counts, kwargs = code.train_arguments(module, [e for e in events if e["type"] != "progress"])
+    recorder = steps.Steps()
+    module.train(counts, **kwargs, on_event=recorder)
+    return [s for e, s in zip(recorder.events, recorder.steps) if e["type"] == "merge"]
+
+
+@pytest.mark.parametrize("algo", ["bpe", "wordpiece"])
+def test_code_panel_steps_with_a_training_run(app, algo):
+    expected = reference_train_steps(algo)
+    app.open(f"?view=train&algo={algo}&corpus=course-toy")
+    app.page.evaluate("async () => { const v = await window.subwordLab.showView('train'); await v.settled(); }")
+    app.page.wait_for_selector("[data-testid=code-panel][data-follows=reference]", timeout=60_000)
+    app.page.get_by_test_id("player-start").click()
+    app.page.wait_for_function(
+        "() => document.querySelector('[data-testid=player-position]').textContent.startsWith('0 /')")
+    assert shown(app)["line"] is None
+    for k, step in enumerate(expected, start=1):
+        app.page.get_by_test_id("player-step-forward").click()
+        app.page.wait_for_function(
+            f"() => document.querySelector('[data-testid=player-position]').textContent.startsWith('{k} /')")
+        seen = shown(app)
+        assert (seen["line"], seen["vars"]) == (step["line"], step["vars"]), (k, seen, step)
+        assert "report(" in seen["text"]
+    app.page.screenshot(path=f"{SHOTS}/train-{algo}-1280.png", full_page=True)

@@ -55,3 +55,22 @@ def test_the_panel_follows_the_reference_on_the_toys():
     answer = json.loads(webapi.reference_encode(json.dumps({"key": "course-toy-unigram", "text": "unhug"})))
     assert answer["follows"] == "reference"
     assert [s["function"] for s in answer["sources"]] == ["encode_word", "report_best"]
+
+
+def test_a_long_training_run_is_placed_by_event_type():
+    """The page sends no events for a long run: the answer says where each type is reported."""
+    answer = json.loads(webapi.reference_train(json.dumps({"algorithm": "wordpiece", "events": []})))
+    assert answer["follows"] == "fast" and answer["steps"] == []
+    merge = answer["lines"]["merge"]
+    assert "report(" in _line({**merge, "vars": {}})
+    assert answer["shown"] == ["step", "pair", "count", "score", "token"]
+
+
+def test_a_training_run_follows_the_reference():
+    events = []
+    webapi.train(json.dumps({"algo": "bpe", "corpus": "course-sentences"}),
+                 lambda e: events.append(json.loads(e)))
+    answer = json.loads(webapi.reference_train(json.dumps({"algorithm": "bpe", "events": events})))
+    assert answer["follows"] == "reference"
+    merges = [s for e, s in zip(events, answer["steps"]) if e["type"] == "merge"]
+    assert [s["vars"]["pair"] for s in merges] == [e["pair"] for e in events if e["type"] == "merge"]

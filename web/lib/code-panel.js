@@ -5,9 +5,10 @@
 // API:
 //   const code = createCodePanel();           // code.root goes into the view
 //   code.load(answer, events)                 // answer: webapi.reference_encode (or
-//                                             // reference_train); events: the model events
-//                                             // it describes, in order (same objects the
-//                                             // view's timeline hands to show())
+//                                             // reference_train); events: the events it
+//                                             // describes, in order (same objects the
+//                                             // view's timeline hands to show()); an event
+//                                             // beyond them is placed by answer.lines
 //   code.show(event)                          // the step of that event (null: none)
 //   code.wait() / code.clear()                // "reading the code…" / nothing to show
 // data-testid: code-panel (data-follows="reference"|"fast"), code-note, code-function,
@@ -83,6 +84,7 @@ export function createCodePanel() {
   root.append(head, intro, note, name, body);
 
   let stepOf = new WeakMap();
+  let fallback = null; // {lines, shown}: a long run's events placed at their type's line
   let sources = new Map(); // function name -> {module, first_line, lines, node, rows}
   let shownFunction = null;
   let current = null;
@@ -102,12 +104,14 @@ export function createCodePanel() {
 
   function load(answer, events) {
     stepOf = new WeakMap();
+    fallback = null;
     sources = new Map();
     shownFunction = null;
     current = null;
     if (!answer || !answer.follows) { clear("code.unavailable"); return; }
     for (const src of answer.sources || []) sources.set(src.function, listing(src));
     (events || []).forEach((event, i) => { if (answer.steps[i]) stepOf.set(event, answer.steps[i]); });
+    fallback = answer.lines ? { lines: answer.lines, shown: answer.shown || [] } : null;
     root.dataset.follows = answer.follows;
     root.hidden = false;
     setText(note, t(`code.follows.${answer.follows}`));
@@ -125,8 +129,17 @@ export function createCodePanel() {
     return src;
   }
 
+  // A step for an event the answer did not list (a run too long to send): the line
+  // that reports events of its type, the event's own fields as the variables.
+  function placed(event) {
+    const line = fallback?.lines?.[event.type];
+    if (!line) return null;
+    const vars = Object.fromEntries(fallback.shown.filter((k) => k in event).map((k) => [k, event[k]]));
+    return { ...line, vars };
+  }
+
   function show(event) {
-    const step = event ? stepOf.get(event) : null;
+    const step = event ? (stepOf.get(event) || placed(event)) : null;
     if (current) { current.classList.remove("current"); delete current.dataset.current; current.removeAttribute("aria-current"); }
     current = null;
     const fn = step?.function || shownFunction || sources.keys().next().value;
@@ -159,6 +172,7 @@ export function createCodePanel() {
 
   function clear(key = null) {
     stepOf = new WeakMap();
+    fallback = null;
     sources = new Map();
     shownFunction = null;
     current = null;

@@ -9,6 +9,7 @@ import { t } from "../i18n/index.js";
 import { Trainer, TrainingCancelled } from "../lib/trainer.js";
 import { precomputed } from "../lib/precomputed.js";
 import { el, loadCss } from "../lib/dom.js";
+import { createCodePanel } from "../lib/code-panel.js";
 import { MergesRenderer } from "./train/merges.js";
 import { TrainProgress } from "./train/progress.js";
 import { ALGOS, CORPORA, optionControls, customTextBox, formButtons, statusLines, resultActions } from "./train/form.js";
@@ -20,6 +21,11 @@ const MAX_FILE = 20 * 1024 * 1024;
 // A text box redraws slowly with a long text (seconds for a megabyte), so a longer file
 // is kept aside and trained on as it is; typing in the box puts the box's text back in use.
 const SHOWN_CHARS = 100_000;
+// The Code panel trains again with the plain reference (webapi.reference_train) only a
+// run this small; a longer one follows the fast code's events.
+const REFERENCE_MERGES = 400;
+const REFERENCE_WORDS = 3000;
+const TRAIN_EVENTS = new Set(["train_start", "alphabet", "words", "merge", "train_end"]);
 
 class TrainView {
   constructor(context) {
@@ -34,6 +40,9 @@ class TrainView {
     this.waiters = [];
     this.busy = false;
     loadCss(new URL("./train.css", import.meta.url));
+    loadCss(new URL("./code.css", import.meta.url));
+    this.code = createCodePanel();
+    this.code.clear();
     this.build();
   }
 
@@ -57,7 +66,8 @@ class TrainView {
     this.unigramBox = el("div", "train-unigram");
     this.stage.append(this.unigramBox);
     this.progress = new TrainProgress();
-    root.append(title, intro, form, this.status, this.progress.bar, this.error, this.actions, this.playerBox, this.stage);
+    root.append(title, intro, form, this.status, this.progress.bar, this.error, this.actions, this.playerBox, this.stage,
+      this.code.root);
     this.textBox.addEventListener("input", () => this.keepFile(null));
     this.corpus.addEventListener("change", () => this.optionsChanged(true));
     this.algo.addEventListener("change", () => this.optionsChanged(true));
@@ -282,15 +292,27 @@ class TrainView {
     if (algo !== "unigram") {
       this.unigramBox.hidden = true;
       const m = this.merges;
-      const timeline = { length: 0, render: (k) => m.render(k), narrate: (k) => m.narrate(k) };
+      const log = [];    // the run's training events, for the Code panel
+      const merges = []; // step k shows the state after merges[k - 1]
+      const render = (k) => { m.render(k); view.code.show(k > 0 ? merges[k - 1] ?? null : null); };
+      const timeline = { length: 0, render, narrate: (k) => m.narrate(k) };
       return {
-        begin() { m.reset(algo); view.showPlayer(timeline); },
-        add(batch) { player.grow(m.add(batch)); },
+        begin() { log.length = 0; merges.length = 0; view.code.clear(); m.reset(algo); view.showPlayer(timeline); },
+        add(batch) {
+          for (const e of batch) if (TRAIN_EVENTS.has(e.type)) { log.push(e); if (e.type === "merge") merges.push(e); }
+          player.grow(m.add(batch));
+        },
         length: () => m.length,
         stopped() { player.grow(m.length); },
-        done(step) { timeline.length = m.length; player.load(timeline, step ?? m.length); view.url.set({ step: player.k }); },
+        done(step) {
+          timeline.length = m.length;
+          player.load(timeline, step ?? m.length);
+          view.url.set({ step: player.k });
+          view.codeSettled = view.loadTrainCode(algo, log, merges).catch(() => view.code.clear());
+        },
       };
     }
+    this.code.clear();
     this.merges.reset("unigram");
     this.unigramBox.hidden = false;
     let unigram = null;
@@ -318,6 +340,24 @@ class TrainView {
         player.load(tl, step ?? tl.length);
       },
     };
+  }
+
+  // The Code panel of a finished BPE or WordPiece run: the reference trains again on the
+  // run's own words (small runs), or the panel follows the fast code's events.
+  async loadTrainCode(algo, log, merges) {
+    const runId = this.runId;
+    const words = log.find((e) => e.type === "words");
+    const small = merges.length <= REFERENCE_MERGES && (words?.words.length ?? 0) <= REFERENCE_WORDS;
+    const events = small ? log.slice() : [];
+    this.code.wait();
+    const { engine } = this.context;
+    await engine.ready;
+    if (runId !== this.runId) return;
+    const answer = await engine.request("call", { name: "reference_train", args: { algorithm: algo, events } });
+    if (runId !== this.runId) return;
+    this.code.load(answer, events);
+    const k = this.context.player.k;
+    this.code.show(k > 0 ? merges[k - 1] ?? null : null);
   }
 
   showPlayer(timeline) {

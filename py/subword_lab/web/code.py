@@ -19,9 +19,10 @@ import json
 from ..reference import bpe, bpe_train, steps, unigram, wordpiece, wordpiece_train
 from .registry import REGISTRY
 
-__all__ = ["reference_encode", "reference_train", "follow_fast"]
+__all__ = ["reference_encode", "reference_train", "follow_fast", "train_arguments"]
 
 TRAINERS = {"bpe": bpe_train, "wordpiece": wordpiece_train}
+TRAIN_EVENTS = {"train_start", "alphabet", "words", "merge", "train_end"}
 # Trainer options the training references leave out: a run using one follows the fast path.
 UNCOVERED = {"limit_alphabet": None, "initial_alphabet": [], "max_token_length": None,
              "end_of_word_suffix": None}
@@ -78,12 +79,13 @@ def reference_train(args_json: str, emit=None) -> str:
     module = TRAINERS.get(args.get("algorithm"))
     if module is None:
         return json.dumps({"follows": None, "steps": [], "lines": {}, "sources": []})
-    events = args.get("events") or []
+    # the trainer's own events (a corpus read from text also reports its reading)
+    events = [e for e in args.get("events") or [] if e.get("type") in TRAIN_EVENTS]
     recorder = steps.Steps()
     same = False
     if events and _covered(events):
         try:
-            counts, kwargs = _train_args(module, events)
+            counts, kwargs = train_arguments(module, events)
             module.train(counts, **kwargs, on_event=recorder)
             same = recorder.events == events
         except Exception:  # noqa: BLE001 - any failure: the panel follows the fast path
@@ -114,7 +116,7 @@ def _covered(events) -> bool:
     return all(options.get(k) == v for k, v in UNCOVERED.items())
 
 
-def _train_args(module, events):
+def train_arguments(module, events):
     """(word counts, keyword arguments) of the reference from a run's events."""
     options = events[0]["options"]
     words = next(e for e in events if e["type"] == "words")

@@ -164,7 +164,11 @@ export function createCodePanel() {
       item.dataset.testid = "code-var";
       item.dataset.name = key;
       item.dataset.value = JSON.stringify(value);
-      item.append(el("dt", "", key), el("dd", "", shortJson(value)));
+      const term = el("dt");
+      const shownValue = el("dd");
+      term.append(el("code", "", key)); // names and values are code, not page text
+      shownValue.append(el("code", "", shortJson(value)));
+      item.append(term, shownValue);
       vars.append(item);
     }
     if (!entries.length) vars.append(el("p", "hint", t(event && !step ? "code.none" : "code.noVars")));

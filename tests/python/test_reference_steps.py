@@ -74,3 +74,64 @@ def test_a_training_run_follows_the_reference():
     assert answer["follows"] == "reference"
     merges = [s for e, s in zip(events, answer["steps"]) if e["type"] == "merge"]
     assert [s["vars"]["pair"] for s in merges] == [e["pair"] for e in events if e["type"] == "merge"]
+
+
+def _focus(step):
+    return _line({**step, "line": step["focus"]})
+
+
+def test_a_merge_step_focuses_on_the_pick_of_the_best_pair():
+    """The merge is reported after the words are rewritten; the panel highlights the
+    line that picks the pair and its count, where a learner looks."""
+    from subword_lab.reference import bpe_train
+
+    recorder = steps.Steps()
+    bpe_train.train({"hug": 3, "pug": 2}, vocab_size=7, on_event=recorder)
+    for event, step in zip(recorder.events, recorder.steps, strict=True):
+        if event["type"] == "merge":
+            assert "pair, count, score = best[" in _focus(step) and step["focus"] < step["line"]
+            assert step["vars"]["pair"] == event["pair"] and step["vars"]["count"] == event["count"]
+        else:
+            assert step["focus"] == step["line"]
+
+
+UNIGRAM_FOCUS = {"unigram_em": "m_step(", "unigram_prune": "prune(", "unigram_exact_round": "ranked[:"}
+
+
+def _unigram_run(args):
+    events = []
+    webapi.train(json.dumps(args), lambda e: events.append(json.loads(e)))
+    return events
+
+
+def test_a_unigram_training_run_follows_the_reference():
+    """Both methods: with the run's training arguments the reference reads the same
+    corpus (through the same pre-tokenizer) and reports exactly the same events; each
+    step focuses on the line that takes it (M step, pruning, removal)."""
+    for args in ({"algo": "unigram", "corpus": "course-sentences"},
+                 {"algo": "unigram", "corpus": "course-sentences", "method": "em", "vocab_size": 40}):
+        events = _unigram_run(args)
+        answer = json.loads(webapi.reference_train(json.dumps(
+            {"algorithm": "unigram", "events": events, "train": args})))
+        assert answer["follows"] == "reference"
+        kept = [e for e in events if e["type"].startswith(("train_", "unigram_"))]
+        assert len(answer["steps"]) == len(kept)
+        types = set()
+        for event, step in zip(kept, answer["steps"]):
+            focus = UNIGRAM_FOCUS.get(event["type"])
+            types.add(event["type"])
+            assert focus in _focus(step) if focus else "report(" in _focus(step), (event, step)
+        assert types >= ({"unigram_exact_round"} if "method" not in args
+                         else {"unigram_em", "unigram_prune"})
+
+
+def test_a_unigram_run_without_its_corpus_follows_the_fast_path():
+    args = {"algo": "unigram", "corpus": "course-sentences", "method": "em", "vocab_size": 40}
+    events = _unigram_run(args)
+    answer = json.loads(webapi.reference_train(json.dumps({"algorithm": "unigram", "events": events})))
+    assert answer["follows"] == "fast"
+    em = [s for e, s in zip([e for e in events if e["type"].startswith(("train_", "unigram_"))],
+                            answer["steps"]) if e["type"] == "unigram_em"]
+    first = next(e for e in events if e["type"] == "unigram_em")
+    assert em[0]["vars"]["objective"] == first["objective"]
+    assert "m_step(" in _focus(em[0])

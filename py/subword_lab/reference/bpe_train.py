@@ -24,6 +24,8 @@ __all__ = ["train", "train_words", "trainer_options"]
 # The variables the Code panel shows (see steps.py).
 SHOWN = ("step", "pair", "count", "score", "token")
 SHOWN_CANDIDATES = {"summary": 3, "full": 5}
+# The line the Code panel highlights for a merge: where the best pair and its count are picked.
+FOCUS = {"merge": "pair, count, score = best["}
 
 
 def train(word_counts, *, vocab_size, special_tokens=(), tie_break="hf", min_frequency=0,

@@ -33,6 +33,9 @@ __all__ = ["train", "count_words", "trainer_options"]
 # The variables the Code panel shows (see steps.py).
 SHOWN = ("round_no", "sub", "objective", "pieces", "dropped", "target", "removed", "unused",
          "loss", "ranked")
+# The lines the Code panel highlights for each step: the M step, the pruning, the removal.
+FOCUS = {"unigram_em": "pieces, dropped = m_step(", "unigram_prune": "= prune(words, pieces",
+         "unigram_exact_round": "removed = ranked[:"}
 SUMMARY_LIMIT = 20  # list entries per event with trace="summary"
 UNK_PENALTY = 10.0  # a character with no piece of its own scores min(score) - 10
 SPACE_MARK = "\u2581"  # "▁", what Metaspace puts in front of words

@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import json
 
-from ..reference import bpe, bpe_train, steps, unigram, wordpiece, wordpiece_train
+from ..reference import bpe, bpe_train, steps, unigram, unigram_train, wordpiece, wordpiece_train
 from .registry import REGISTRY
 
 __all__ = ["reference_encode", "reference_train", "follow_fast", "train_arguments"]
 
 TRAINERS = {"bpe": bpe_train, "wordpiece": wordpiece_train}
 TRAIN_EVENTS = {"train_start", "alphabet", "words", "merge", "train_end"}
+UNIGRAM_EVENTS = {"train_start", "unigram_seed", "unigram_em", "unigram_prune",
+                  "unigram_exact_round", "train_end"}
+# A long Unigram run's events are placed at their line with these fields as the variables.
+UNIGRAM_FIELDS = ("round", "sub_iteration", "objective", "vocab_size", "dropped", "kept",
+                  "removed_count", "unused_count", "loss", "remove", "size")
 # Trainer options the training references leave out: a run using one follows the fast path.
 UNCOVERED = {"limit_alphabet": None, "initial_alphabet": [], "max_token_length": None,
              "end_of_word_suffix": None}
@@ -76,6 +81,8 @@ def reference_train(args_json: str, emit=None) -> str:
     page place each fast event at its line.
     """
     args = json.loads(args_json)
+    if args.get("algorithm") == "unigram":
+        return _reference_unigram(args)
     module = TRAINERS.get(args.get("algorithm"))
     if module is None:
         return json.dumps({"follows": None, "steps": [], "lines": {}, "sources": []})
@@ -105,6 +112,53 @@ def reference_train(args_json: str, emit=None) -> str:
                     sorted({(s["module"], s["function"]) for s in recorder.steps})],
         "functions": functions,
     }, ensure_ascii=False)
+
+
+def _reference_unigram(args) -> str:
+    """reference_train for a Unigram run: args {"events", "train"}, `train` being the
+    arguments the run was trained with (webapi.train's), sent for a small run only:
+    the reference reads the same corpus through the same pre-tokenizer."""
+    events = [e for e in args.get("events") or [] if e.get("type") in UNIGRAM_EVENTS]
+    recorder = steps.Steps()
+    same = False
+    if events and args.get("train"):
+        try:
+            counts, followers = unigram_words(args["train"])
+            start = events[0]
+            kwargs = unigram_train.options_arguments(
+                start["options"], vocab_size=start["vocab_size"], method=start["method"])
+            unigram_train.train(counts, followers=followers, **kwargs, on_event=recorder)
+            same = recorder.events == events
+        except Exception:  # noqa: BLE001 - any failure: the panel follows the fast path
+            same = False
+    if not same:  # a tiny run of each method, for the line of each event type
+        recorder = steps.Steps()
+        for method in ("em", "exact"):
+            unigram_train.train({"\u2581ab": 3, "\u2581ba": 2, "\u2581abc": 2}, vocab_size=4,
+                                method=method, on_event=recorder)
+    pairs = list(zip(recorder.events, recorder.steps))
+    found = recorder.steps if same else follow_fast(events, pairs, UNIGRAM_FIELDS)
+    return json.dumps({
+        "algorithm": "unigram", "follows": "reference" if same else "fast", "steps": found,
+        "lines": _lines(pairs), "shown": list(UNIGRAM_FIELDS),
+        "sources": [steps.source(s_module, name) for s_module, name in
+                    sorted({(s["module"], s["function"]) for s in recorder.steps})],
+        "functions": sorted({s["function"] for s in recorder.steps}),
+    }, ensure_ascii=False)
+
+
+def unigram_words(train_args):
+    """(word counts, followers) of a Unigram run, read as webapi.train reads its corpus."""
+    from ..trainers.base import tokenizer_process
+    from . import train
+
+    _algo, corpus, recipe = train._options({**train_args, "algo": "unigram"})
+    if train.PRESETS[corpus]["kind"] == "words":
+        return dict(train.TOY_WORDS), None
+    tokenizer, _trainer = train._build("unigram", recipe)
+    process = tokenizer_process(tokenizer)
+    return unigram_train.count_words([list(process(line))
+                                      for line in train._lines(corpus, train_args)])
 
 
 def _covered(events) -> bool:

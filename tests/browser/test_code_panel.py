@@ -117,6 +117,78 @@ def test_code_panel_steps_with_a_training_run(app, algo):
         app.page.wait_for_function(
             f"() => document.querySelector('[data-testid=player-position]').textContent.startsWith('{k} /')")
         seen = shown(app)
-        assert (seen["line"], seen["vars"]) == (step["line"], step["vars"]), (k, seen, step)
-        assert "report(" in seen["text"]
+        assert (seen["line"], seen["vars"]) == (step["focus"], step["vars"]), (k, seen, step)
+        # the highlighted line picks the pair and its count; the dashed one reports the merge
+        assert "pair, count, score = best[" in seen["text"]
+        assert app.page.locator("[data-testid=code-line][data-reports=true]").get_attribute(
+            "data-line") == str(step["line"])
     app.page.screenshot(path=f"{SHOTS}/train-{algo}-1280.png", full_page=True)
+
+
+def reference_unigram_steps(args):
+    """The training reference's step for each step of the Unigram view (0: the seed)."""
+    from subword_lab.web import code
+
+    events = []
+    webapi.train(json.dumps(args), lambda e: events.append(json.loads(e)))
+    answer = json.loads(code.reference_train(json.dumps(
+        {"algorithm": "unigram", "events": events, "train": args})))
+    assert answer["follows"] == "reference"
+    kept = [e for e in events if e["type"] in code.UNIGRAM_EVENTS]
+    by_type = list(zip(kept, answer["steps"]))
+    seed = next(s for e, s in by_type if e["type"] == "unigram_seed")
+    return [seed] + [s for e, s in by_type if e["type"] in {
+        "unigram_em", "unigram_prune", "unigram_exact_round", "train_end"}]
+
+
+def step_to(app, k):
+    app.page.wait_for_function(
+        f"() => document.querySelector('[data-testid=player-position]').textContent.startsWith('{k} /')")
+
+
+@pytest.mark.parametrize("corpus,method", [("course-toy", "exact"), ("course-sentences", "em")])
+def test_code_panel_steps_with_a_unigram_training_run(app, corpus, method):
+    """Each step of the Unigram view (the seed, every EM step, pruning round, exact
+    round and the final vocabulary) highlights the reference line that takes it, with
+    the values the reference held there; the learner's line, not the report's."""
+    args = {"algo": "unigram", "corpus": corpus, "method": method}
+    if method == "em":
+        args["vocab_size"] = 40
+    expected = reference_unigram_steps(args)
+    query = "&".join(f"{k}={v}" for k, v in args.items())
+    app.open(f"?view=train&{query}")
+    app.page.evaluate("async () => { const v = await window.subwordLab.showView('train'); await v.settled(); }")
+    app.page.wait_for_selector("[data-testid=code-panel][data-follows=reference]", timeout=120_000)
+    app.page.get_by_test_id("player-start").click()
+    step_to(app, 0)
+    total = int(app.page.get_by_test_id("player-position").text_content().split(" / ")[1])
+    assert total == len(expected) - 1
+    focused = set()
+    for k, step in enumerate(expected):
+        if k:
+            app.page.get_by_test_id("player-step-forward").click()
+            step_to(app, k)
+        seen = shown(app)
+        assert (seen["line"], seen["vars"]) == (step["focus"], step["vars"]), (k, seen, step)
+        assert step["function"] + "()" in seen["fn"]
+        if step["focus"] != step["line"]:
+            focused.add(seen["text"].strip().split("(")[0])
+            assert "report(" not in seen["text"]
+            assert app.page.locator("[data-testid=code-line][data-reports=true]").get_attribute(
+                "data-line") == str(step["line"])
+    # the M step and pruning (em) or the removal (exact) are where the steps point
+    assert focused == ({"removed = ranked[:max"} if method == "exact"
+                       else {"pieces, dropped = m_step", "pieces, removed, unused = prune"}), focused
+    app.page.screenshot(path=f"{SHOTS}/train-unigram-{method}-1280.png", full_page=True)
+
+
+def test_unigram_code_panel_on_a_phone(browser, site):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{site}/?view=train&algo=unigram&corpus=course-toy&step=2")
+    page.wait_for_selector("[data-testid=code-panel][data-follows=reference]", timeout=120_000)
+    page.wait_for_selector("[data-testid=code-line][data-current=true]")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator("[data-testid=code-panel]").screenshot(path=f"{SHOTS}/train-unigram-panel-390.png")
+    page.screenshot(path=f"{SHOTS}/train-unigram-390.png", full_page=True)
+    context.close()

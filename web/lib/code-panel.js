@@ -12,7 +12,9 @@
 //   code.show(event)                          // the step of that event (null: none)
 //   code.wait() / code.clear()                // "reading the code…" / nothing to show
 // data-testid: code-panel (data-follows="reference"|"fast"), code-note, code-function,
-// code-line (data-line = line number in the file; data-current="true" on the current one),
+// code-line (data-line = line number in the file; data-current="true" on the current one:
+// the step's `focus`, the line that takes the step, e.g. the pick of the best pair;
+// data-reports="true" on the line that reported the event, when it is another one),
 // code-var (data-name, data-value = the value as JSON).
 import { t, register } from "../i18n/index.js";
 import { el, setText } from "./dom.js";
@@ -20,9 +22,9 @@ import { el, setText } from "./dom.js";
 register({
   en: {
     "code.title": "Code",
-    "code.intro": "The plain reference of this algorithm, as the page's Python runs it. The highlighted line reported the current step.",
+    "code.intro": "The plain reference of this algorithm, as the page's Python runs it. The highlighted line takes the current step; when another line reports it, that line is dashed.",
     "code.follows.reference": "The reference ran on the same text and reported exactly these steps.",
-    "code.follows.fast": "This run is not one the reference repeats (too large, or an option it leaves out): the panel follows the fast code's steps, at the reference line that reports each kind of step.",
+    "code.follows.fast": "This run is not one the reference repeats (too large, or an option it leaves out): the panel follows the fast code's steps, at the reference line that takes each kind of step.",
     "code.function": "{module} · {function}()",
     "code.vars": "Variables at this line",
     "code.noVars": "No named variables yet.",
@@ -32,9 +34,9 @@ register({
   },
   vi: {
     "code.title": "Mã nguồn",
-    "code.intro": "Bản tham chiếu đơn giản của thuật toán này, đúng như Python của trang chạy nó. Dòng được tô sáng là dòng đã báo bước hiện tại.",
+    "code.intro": "Bản tham chiếu đơn giản của thuật toán này, đúng như Python của trang chạy nó. Dòng được tô sáng thực hiện bước hiện tại; nếu một dòng khác báo bước đó, dòng ấy có viền nét đứt.",
     "code.follows.reference": "Bản tham chiếu đã chạy trên cùng văn bản và báo đúng các bước này.",
-    "code.follows.fast": "Lần chạy này bản tham chiếu không lặp lại (quá lớn, hoặc dùng một tùy chọn nó bỏ qua): khung này theo các bước của mã nhanh, tại dòng của bản tham chiếu báo từng loại bước.",
+    "code.follows.fast": "Lần chạy này bản tham chiếu không lặp lại (quá lớn, hoặc dùng một tùy chọn nó bỏ qua): khung này theo các bước của mã nhanh, tại dòng của bản tham chiếu thực hiện từng loại bước.",
     "code.function": "{module} · {function}()",
     "code.vars": "Các biến tại dòng này",
     "code.noVars": "Chưa có biến nào được đặt tên.",
@@ -44,9 +46,9 @@ register({
   },
   zh: {
     "code.title": "代码",
-    "code.intro": "这个算法的简明参考实现，即页面中的 Python 实际运行的代码。高亮的那一行报告了当前这一步。",
+    "code.intro": "这个算法的简明参考实现，即页面中的 Python 实际运行的代码。高亮的那一行执行当前这一步；若由另一行报告这一步，那一行带虚线框。",
     "code.follows.reference": "参考实现在同一段文本上运行，报告的步骤与这里完全一致。",
-    "code.follows.fast": "参考实现不重复这次运行（规模太大，或用了它不涵盖的选项）：面板跟随快速代码的步骤，停在参考实现中报告该类步骤的那一行。",
+    "code.follows.fast": "参考实现不重复这次运行（规模太大，或用了它不涵盖的选项）：面板跟随快速代码的步骤，停在参考实现中执行该类步骤的那一行。",
     "code.function": "{module} · {function}()",
     "code.vars": "这一行的变量",
     "code.noVars": "还没有具名变量。",
@@ -88,6 +90,7 @@ export function createCodePanel() {
   let sources = new Map(); // function name -> {module, first_line, lines, node, rows}
   let shownFunction = null;
   let current = null;
+  let reports = null; // the line that reported the step, when it is not the highlighted one
 
   function listing(src) {
     const code = el("code");
@@ -141,12 +144,19 @@ export function createCodePanel() {
   function show(event) {
     const step = event ? (stepOf.get(event) || placed(event)) : null;
     if (current) { current.classList.remove("current"); delete current.dataset.current; current.removeAttribute("aria-current"); }
+    if (reports) { reports.classList.remove("reports"); delete reports.dataset.reports; }
     current = null;
+    reports = null;
     const fn = step?.function || shownFunction || sources.keys().next().value;
     const src = fn ? showFunction(fn) : null;
-    root.dataset.line = step?.line ? String(step.line) : "";
-    if (step && step.line && src) {
-      const row = src.rows[step.line - src.first_line];
+    const focus = step?.focus || step?.line;
+    root.dataset.line = focus ? String(focus) : "";
+    if (step && step.line && step.line !== focus && src) {
+      reports = src.rows[step.line - src.first_line] || null;
+      if (reports) { reports.classList.add("reports"); reports.dataset.reports = "true"; }
+    }
+    if (focus && src) {
+      const row = src.rows[focus - src.first_line];
       if (row) {
         row.classList.add("current");
         row.dataset.current = "true";

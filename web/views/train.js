@@ -11,6 +11,7 @@ import { precomputed } from "../lib/precomputed.js";
 import { el, loadCss } from "../lib/dom.js";
 import { createCodePanel } from "../lib/code-panel.js";
 import { MergesRenderer } from "./train/merges.js";
+import { STEP_TYPES as UNIGRAM_STEPS } from "./train/unigram-log.js";
 import { TrainProgress } from "./train/progress.js";
 import { ALGOS, CORPORA, optionControls, customTextBox, formButtons, statusLines, resultActions } from "./train/form.js";
 import "./train/strings.js";
@@ -26,6 +27,12 @@ const SHOWN_CHARS = 100_000;
 const REFERENCE_MERGES = 400;
 const REFERENCE_WORDS = 3000;
 const TRAIN_EVENTS = new Set(["train_start", "alphabet", "words", "merge", "train_end"]);
+// A Unigram run is trained again with the reference (it rebuilds every lattice at every
+// step) only when this small; the events the reference reports.
+const REFERENCE_UNIGRAM_WORDS = 400;
+const REFERENCE_UNIGRAM_CHARS = 20_000;
+const UNIGRAM_CODE_EVENTS = new Set(["train_start", "unigram_seed", "unigram_em", "unigram_prune",
+  "unigram_exact_round", "train_end"]);
 
 class TrainView {
   constructor(context) {
@@ -216,7 +223,7 @@ class TrainView {
     this.trainButton.disabled = true;
     this.status.textContent = this.trainer.stage === "ready" ? t("train.status.training") : t("train.status.starting");
     const runId = (this.runId = (this.runId || 0) + 1);
-    const renderer = await this.rendererFor(args.algo);
+    const renderer = await this.rendererFor(args.algo, args);
     try {
       const text = await this.corpusText(args.corpus);
       if (text !== undefined) args.text = text;
@@ -286,7 +293,7 @@ class TrainView {
   }
 
   // The timeline glue shared by both renderers: grow while streaming, load at the end.
-  async rendererFor(algo) {
+  async rendererFor(algo, args) {
     const player = this.context.player;
     const view = this;
     if (algo !== "unigram") {
@@ -324,13 +331,19 @@ class TrainView {
     }
     const events = [];
     const empty = { length: 0, render: () => {}, narrate: () => "" };
+    // The Code panel shows, at step k, the event the renderer draws there (0: the seed).
+    const atStep = (k) => {
+      const steps = events.filter((e) => UNIGRAM_STEPS.has(e.type));
+      return k > 0 ? steps[k - 1] ?? null : events.find((e) => e.type === "unigram_seed") ?? null;
+    };
     const timeline = () => {
       if (!unigram) return empty;
       const tl = unigram.timeline(events);
-      return { length: tl.length, render: (k) => unigram.show(events, k), narrate: tl.narrate || (() => "") };
+      const render = (k) => { unigram.show(events, k); view.code.show(atStep(k)); };
+      return { length: tl.length, render, narrate: tl.narrate || (() => "") };
     };
     return {
-      begin() { events.length = 0; },
+      begin() { events.length = 0; view.code.clear(); },
       add(batch) { events.push(...batch); },
       length: () => events.length,
       stopped() {},
@@ -338,8 +351,29 @@ class TrainView {
         const tl = timeline();
         view.showPlayer(tl);
         player.load(tl, step ?? tl.length);
+        view.codeSettled = view.loadUnigramCode(events, args, atStep).catch(() => view.code.clear());
       },
     };
+  }
+
+  // The Code panel of a finished Unigram run: the reference trains again on the same
+  // corpus (sent back with the run's arguments) when the run is small, or the panel
+  // follows the fast code's events.
+  async loadUnigramCode(events, args, atStep) {
+    const runId = this.runId;
+    const start = events.find((e) => e.type === "train_start");
+    const small = (start?.unique_words ?? Infinity) <= REFERENCE_UNIGRAM_WORDS
+      && (args.text ?? "").length <= REFERENCE_UNIGRAM_CHARS;
+    const log = events.filter((e) => UNIGRAM_CODE_EVENTS.has(e.type));
+    this.code.wait();
+    const { engine } = this.context;
+    await engine.ready;
+    if (runId !== this.runId) return;
+    const answer = await engine.request("call", { name: "reference_train",
+      args: { algorithm: "unigram", events: small ? log : [], train: small ? args : null } });
+    if (runId !== this.runId) return;
+    this.code.load(answer, small ? log : []);
+    this.code.show(atStep(this.context.player.k));
   }
 
   // The Code panel of a finished BPE or WordPiece run: the reference trains again on the

@@ -11,7 +11,9 @@ paths give the same results and the same events (docs/events.md) as these.
 - `wordpiece`: WordPiece encoding, greedy longest match first.
 - `wordpiece_train`: WordPiece training, the best pair score first.
 - `unigram`: Unigram encoding, the best path through the lattice (Viterbi).
+- `unigram_train`: Unigram training, SentencePiece's EM and the course's trainer.
 - `byte_level`: the byte-level pre-tokenization split (GPT-2's).
 - `steps`: records, beside each event, the reference line that reported it and
-  the values of that function's named variables (what the page's Code panel shows).
+  the values of that function's named variables, and the line that takes the step
+  (what the page's Code panel shows).
 """

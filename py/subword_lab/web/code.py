@@ -70,7 +70,7 @@ def follow_fast(events, known_steps, names=None):
 
 
 def reference_train(args_json: str, emit=None) -> str:
-    """The Code panel of a BPE or WordPiece training run.
+    """The Code panel of a training run (Unigram: see `_reference_unigram`).
 
     args: {"algorithm", "events"}: the run's whole event log when it is small enough
     to train again with the reference (the page sends none for a long run). The

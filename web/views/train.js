@@ -12,6 +12,7 @@ import { el, loadCss } from "../lib/dom.js";
 import { createCodePanel } from "../lib/code-panel.js";
 import { MergesRenderer } from "./train/merges.js";
 import { STEP_TYPES as UNIGRAM_STEPS } from "./train/unigram-log.js";
+import { TRAIN_EVENTS, loadTrainCode, loadUnigramCode } from "./train/code.js";
 import { TrainProgress } from "./train/progress.js";
 import { ALGOS, CORPORA, optionControls, customTextBox, formButtons, statusLines, resultActions } from "./train/form.js";
 import "./train/strings.js";
@@ -22,18 +23,6 @@ const MAX_FILE = 20 * 1024 * 1024;
 // A text box redraws slowly with a long text (seconds for a megabyte), so a longer file
 // is kept aside and trained on as it is; typing in the box puts the box's text back in use.
 const SHOWN_CHARS = 100_000;
-// The Code panel trains again with the plain reference (webapi.reference_train) only a
-// run this small; a longer one follows the fast code's events.
-const REFERENCE_MERGES = 400;
-const REFERENCE_WORDS = 3000;
-const TRAIN_EVENTS = new Set(["train_start", "alphabet", "words", "merge", "train_end"]);
-// A Unigram run is trained again with the reference (it rebuilds every lattice at every
-// step) only when this small; the events the reference reports.
-const REFERENCE_UNIGRAM_WORDS = 400;
-const REFERENCE_UNIGRAM_CHARS = 20_000;
-const UNIGRAM_CODE_EVENTS = new Set(["train_start", "unigram_seed", "unigram_em", "unigram_prune",
-  "unigram_exact_round", "train_end"]);
-
 class TrainView {
   constructor(context) {
     this.context = context;
@@ -315,7 +304,7 @@ class TrainView {
           timeline.length = m.length;
           player.load(timeline, step ?? m.length);
           view.url.set({ step: player.k });
-          view.codeSettled = view.loadTrainCode(algo, log, merges).catch(() => view.code.clear());
+          view.codeSettled = loadTrainCode(view, algo, log, merges).catch(() => view.code.clear());
         },
       };
     }
@@ -351,47 +340,9 @@ class TrainView {
         const tl = timeline();
         view.showPlayer(tl);
         player.load(tl, step ?? tl.length);
-        view.codeSettled = view.loadUnigramCode(events, args, atStep).catch(() => view.code.clear());
+        view.codeSettled = loadUnigramCode(view, events, args, atStep).catch(() => view.code.clear());
       },
     };
-  }
-
-  // The Code panel of a finished Unigram run: the reference trains again on the same
-  // corpus (sent back with the run's arguments) when the run is small, or the panel
-  // follows the fast code's events.
-  async loadUnigramCode(events, args, atStep) {
-    const runId = this.runId;
-    const start = events.find((e) => e.type === "train_start");
-    const small = (start?.unique_words ?? Infinity) <= REFERENCE_UNIGRAM_WORDS
-      && (args.text ?? "").length <= REFERENCE_UNIGRAM_CHARS;
-    const log = events.filter((e) => UNIGRAM_CODE_EVENTS.has(e.type));
-    this.code.wait();
-    const { engine } = this.context;
-    await engine.ready;
-    if (runId !== this.runId) return;
-    const answer = await engine.request("call", { name: "reference_train",
-      args: { algorithm: "unigram", events: small ? log : [], train: small ? args : null } });
-    if (runId !== this.runId) return;
-    this.code.load(answer, small ? log : []);
-    this.code.show(atStep(this.context.player.k));
-  }
-
-  // The Code panel of a finished BPE or WordPiece run: the reference trains again on the
-  // run's own words (small runs), or the panel follows the fast code's events.
-  async loadTrainCode(algo, log, merges) {
-    const runId = this.runId;
-    const words = log.find((e) => e.type === "words");
-    const small = merges.length <= REFERENCE_MERGES && (words?.words.length ?? 0) <= REFERENCE_WORDS;
-    const events = small ? log.slice() : [];
-    this.code.wait();
-    const { engine } = this.context;
-    await engine.ready;
-    if (runId !== this.runId) return;
-    const answer = await engine.request("call", { name: "reference_train", args: { algorithm: algo, events } });
-    if (runId !== this.runId) return;
-    this.code.load(answer, events);
-    const k = this.context.player.k;
-    this.code.show(k > 0 ? merges[k - 1] ?? null : null);
   }
 
   showPlayer(timeline) {

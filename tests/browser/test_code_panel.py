@@ -74,17 +74,21 @@ def test_code_panel_steps_with_the_reference(app, algo, text):
     app.page.screenshot(path=f"{SHOTS}/encode-{algo}-1280.png", full_page=True)
 
 
-def test_code_panel_on_a_phone(browser, site):
+@pytest.mark.parametrize("name,query,clicks", [
+    ("encode-bpe", "view=encode&algo=bpe&corpus=course-toy&text=hugs", 2),
+    ("train-unigram", "view=train&algo=unigram&corpus=course-toy&step=2", 0)])
+def test_code_panel_on_a_phone(browser, site, name, query, clicks):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.goto(f"{site}/?view=encode&algo=bpe&corpus=course-toy&text=hugs")
+    page.goto(f"{site}/?{query}")
     page.wait_for_selector("[data-testid=code-panel][data-follows=reference]", timeout=120_000)
-    page.get_by_test_id("player-step-forward").click()
-    page.get_by_test_id("player-step-forward").click()
+    for _ in range(clicks):
+        page.get_by_test_id("player-step-forward").click()
     page.wait_for_selector("[data-testid=code-line][data-current=true]")
     # no horizontal page scroll: the listing scrolls inside its own box
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.screenshot(path=f"{SHOTS}/encode-bpe-390.png", full_page=True)
+    page.locator("[data-testid=code-panel]").screenshot(path=f"{SHOTS}/{name}-panel-390.png")
+    page.screenshot(path=f"{SHOTS}/{name}-390.png", full_page=True)
     context.close()
 
 
@@ -180,15 +184,3 @@ def test_code_panel_steps_with_a_unigram_training_run(app, corpus, method):
     assert focused == ({"removed = ranked[:max"} if method == "exact"
                        else {"pieces, dropped = m_step", "pieces, removed, unused = prune"}), focused
     app.page.screenshot(path=f"{SHOTS}/train-unigram-{method}-1280.png", full_page=True)
-
-
-def test_unigram_code_panel_on_a_phone(browser, site):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.goto(f"{site}/?view=train&algo=unigram&corpus=course-toy&step=2")
-    page.wait_for_selector("[data-testid=code-panel][data-follows=reference]", timeout=120_000)
-    page.wait_for_selector("[data-testid=code-line][data-current=true]")
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.locator("[data-testid=code-panel]").screenshot(path=f"{SHOTS}/train-unigram-panel-390.png")
-    page.screenshot(path=f"{SHOTS}/train-unigram-390.png", full_page=True)
-    context.close()

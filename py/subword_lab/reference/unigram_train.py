@@ -205,7 +205,8 @@ def m_step(pieces, expected):
 
 def digamma(x):
     """digamma(x) = d/dx log Gamma(x): shift x above 7 with digamma(x) = digamma(x + 1)
-    - 1 / x, then the asymptotic series (as sentencepiece computes it)."""
+    - 1 / x, then the asymptotic series (as sentencepiece computes it). Written here
+    again, not imported from the fast trainer: the tests then check its digamma too."""
     shift = 0.0
     while x < 7.0:
         shift -= 1.0 / x

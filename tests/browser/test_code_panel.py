@@ -76,7 +76,9 @@ def test_code_panel_steps_with_the_reference(app, algo, text):
 
 @pytest.mark.parametrize("name,query,clicks", [
     ("encode-bpe", "view=encode&algo=bpe&corpus=course-toy&text=hugs", 2),
-    ("train-unigram", "view=train&algo=unigram&corpus=course-toy&step=2", 0)])
+    ("train-unigram", "view=train&algo=unigram&corpus=course-toy&step=2", 0),
+    ("train-unigram-vi", "view=train&algo=unigram&corpus=course-sentences&method=em&vocab_size=40"
+                         "&lang=vi", 0)])
 def test_code_panel_on_a_phone(browser, site, name, query, clicks):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()

@@ -146,7 +146,7 @@ const MODULES = {
 // The page's sheets, then the widget's own. frame() puts the palette before them
 // (palette-dark.css only for theme="dark": a widget ignores the system's preference).
 const CSS = ["./style.css", "./views/encode.css", "./views/pipeline.css", "./views/compare.css",
-  "./views/train.css", "./views/unigram.css", "./embed.css"];
+  "./views/train.css", "./views/unigram.css", "./views/code.css", "./embed.css"];
 // attribute -> the URL key the views read (the app's own link parameters)
 const KEYS = {
   view: "view", algo: "algo", corpus: "corpus", "vocab-size": "vocab_size", text: "text",

@@ -11,6 +11,7 @@ import { labelled, textInput, statusLine, option, presetOptions } from "../lib/c
 import { tokenChip } from "../lib/tokens.js";
 import { precomputed } from "../lib/precomputed.js";
 import { traceEncode, traceWhy, loadTokenizer, TOYS, TOY_ALGO, DEFAULT_FOR_ALGO } from "../lib/tokenizers.js";
+import { createCodePanel } from "../lib/code-panel.js";
 import "./encode/strings.js";
 
 // ------------------------------------------------------------------ the view
@@ -22,6 +23,8 @@ const RENDERERS = {
 };
 
 const DEFAULT_TEXT = { wordpiece: "hugs", bpe: "hugs", unigram: "unhug" };
+// The prefix of each model's events (docs/events.md), for the Code panel.
+const EVENT_PREFIX = { WordPiece: "wordpiece.", BPE: "bpe.", Unigram: "unigram." };
 
 export function createView(context) {
   return new EncodeView(context);
@@ -35,6 +38,10 @@ class EncodeView {
     this.run = 0;
     this.settledPromise = Promise.resolve();
     loadCss(new URL("./encode.css", import.meta.url));
+    loadCss(new URL("./code.css", import.meta.url));
+    this.code = createCodePanel();
+    this.timeline = null;
+    this.codeSettled = Promise.resolve();
     this.build();
   }
 
@@ -67,7 +74,8 @@ class EncodeView {
     this.back.dataset.testid = "why-back";
     this.back.hidden = true;
     head.prepend(this.back);
-    root.replaceChildren(head, controls, this.vocabBox, this.status, this.playerBox, this.stage);
+    this.code.clear();
+    root.replaceChildren(head, controls, this.vocabBox, this.status, this.playerBox, this.stage, this.code.root);
     this.select.addEventListener("change", () => this.choose(this.select.value));
     let timer = 0;
     this.input.addEventListener("input", () => {
@@ -147,6 +155,7 @@ class EncodeView {
 
   load({ step }) {
     const run = ++this.run;
+    this.code.clear();
     this.settledPromise = this.trace(run, step).catch((error) => {
       if (run === this.run) {
         this.say("encode.error", { message: error.message || String(error) });
@@ -212,15 +221,43 @@ class EncodeView {
     const renderer = await this.renderer(info.model, factory);
     if (run !== this.run) return;
     this.say(null);
-    player.load(renderer.show(trace), step);
+    player.load(this.withCode(renderer.show(trace)), step);
+    this.codeSettled = this.loadCode(run, trace, info.model).catch(() => this.code.clear());
     await new Promise((resolve) => requestAnimationFrame(resolve)); // the player draws in this frame
+  }
+
+  // The timeline with the Code panel following it: each step shows its event's line.
+  withCode(timeline) {
+    this.timeline = timeline;
+    return { ...timeline, render: (k) => { timeline.render(k); this.code.show(timeline.event?.(k) ?? null); } };
+  }
+
+  // The reference's steps for this trace (webapi.reference_encode): after the drawing,
+  // since a toy's stored trace is drawn before Python is ready.
+  async loadCode(run, trace, model) {
+    const prefix = EVENT_PREFIX[model];
+    if (!prefix) return;
+    const { engine } = this.context;
+    this.code.wait();
+    await engine.ready;
+    await loadTokenizer(this.context, trace.key);
+    if (run !== this.run) return;
+    const answer = await engine.request("call", { name: "reference_encode", args: { key: trace.key, text: trace.text } });
+    if (run !== this.run) return;
+    this.code.load(answer, trace.events.filter((e) => e.type.startsWith(prefix)));
+    this.code.show(this.timeline?.event?.(this.context.player.k) ?? null);
   }
 
   async renderer(model, factory) {
     if (!this.renderers.has(model)) {
       const create = await factory();
       const root = el("div", "enc-renderer");
-      this.renderers.set(model, create({ root, player: this.context.player, engine: this.context.engine }));
+      // A renderer that loads its own timelines (the Unigram piece picker) gets them
+      // wrapped the same way, so the Code panel follows those too.
+      const player = this.context.player;
+      const viaCode = { load: (tl, k) => player.load(this.withCode(tl), k), seek: (k) => player.seek(k),
+        get k() { return player.k; } };
+      this.renderers.set(model, create({ root, player: viaCode, engine: this.context.engine }));
       this.renderers.get(model).root = root;
     }
     const renderer = this.renderers.get(model);

@@ -9,7 +9,10 @@ import { t, formatNumber } from "../i18n/index.js";
 import { Trainer, TrainingCancelled } from "../lib/trainer.js";
 import { precomputed } from "../lib/precomputed.js";
 import { el, loadCss } from "../lib/dom.js";
+import { createCodePanel } from "../lib/code-panel.js";
 import { MergesRenderer } from "./train/merges.js";
+import { STEP_TYPES as UNIGRAM_STEPS } from "./train/unigram-log.js";
+import { TRAIN_EVENTS, loadTrainCode, loadUnigramCode } from "./train/code.js";
 import { TrainProgress } from "./train/progress.js";
 import { ALGOS, CORPORA, optionControls, customTextBox, formButtons, statusLines, resultActions } from "./train/form.js";
 import "./train/strings.js";
@@ -20,7 +23,6 @@ const MAX_FILE = 20 * 1024 * 1024;
 // A text box redraws slowly with a long text (seconds for a megabyte), so a longer file
 // is kept aside and trained on as it is; typing in the box puts the box's text back in use.
 const SHOWN_CHARS = 100_000;
-
 class TrainView {
   constructor(context) {
     this.context = context;
@@ -34,6 +36,9 @@ class TrainView {
     this.waiters = [];
     this.busy = false;
     loadCss(new URL("./train.css", import.meta.url));
+    loadCss(new URL("./code.css", import.meta.url));
+    this.code = createCodePanel();
+    this.code.clear();
     this.build();
   }
 
@@ -57,7 +62,8 @@ class TrainView {
     this.unigramBox = el("div", "train-unigram");
     this.stage.append(this.unigramBox);
     this.progress = new TrainProgress();
-    root.append(title, intro, form, this.status, this.progress.bar, this.error, this.actions, this.playerBox, this.stage);
+    root.append(title, intro, form, this.status, this.progress.bar, this.error, this.actions, this.playerBox, this.stage,
+      this.code.root);
     this.textBox.addEventListener("input", () => this.keepFile(null));
     this.corpus.addEventListener("change", () => this.optionsChanged(true));
     this.algo.addEventListener("change", () => this.optionsChanged(true));
@@ -206,7 +212,7 @@ class TrainView {
     this.trainButton.disabled = true;
     this.status.textContent = this.trainer.stage === "ready" ? t("train.status.training") : t("train.status.starting");
     const runId = (this.runId = (this.runId || 0) + 1);
-    const renderer = await this.rendererFor(args.algo);
+    const renderer = await this.rendererFor(args.algo, args);
     try {
       const text = await this.corpusText(args.corpus);
       if (text !== undefined) args.text = text;
@@ -277,21 +283,33 @@ class TrainView {
   }
 
   // The timeline glue shared by both renderers: grow while streaming, load at the end.
-  async rendererFor(algo) {
+  async rendererFor(algo, args) {
     const player = this.context.player;
     const view = this;
     if (algo !== "unigram") {
       this.unigramBox.hidden = true;
       const m = this.merges;
-      const timeline = { length: 0, render: (k) => m.render(k), narrate: (k) => m.narrate(k) };
+      const log = [];    // the run's training events, for the Code panel
+      const merges = []; // step k shows the state after merges[k - 1]
+      const render = (k) => { m.render(k); view.code.show(k > 0 ? merges[k - 1] ?? null : null); };
+      const timeline = { length: 0, render, narrate: (k) => m.narrate(k) };
       return {
-        begin() { m.reset(algo); view.showPlayer(timeline); },
-        add(batch) { player.grow(m.add(batch)); },
+        begin() { log.length = 0; merges.length = 0; view.code.clear(); m.reset(algo); view.showPlayer(timeline); },
+        add(batch) {
+          for (const e of batch) if (TRAIN_EVENTS.has(e.type)) { log.push(e); if (e.type === "merge") merges.push(e); }
+          player.grow(m.add(batch));
+        },
         length: () => m.length,
         stopped() { player.grow(m.length); },
-        done(step) { timeline.length = m.length; player.load(timeline, step ?? m.length); view.url.set({ step: player.k }); },
+        done(step) {
+          timeline.length = m.length;
+          player.load(timeline, step ?? m.length);
+          view.url.set({ step: player.k });
+          view.codeSettled = loadTrainCode(view, algo, log, merges).catch(() => view.code.clear());
+        },
       };
     }
+    this.code.clear();
     this.merges.reset("unigram");
     this.unigramBox.hidden = false;
     let unigram = null;
@@ -307,13 +325,19 @@ class TrainView {
     }
     const events = [];
     const empty = { length: 0, render: () => {}, narrate: () => "" };
+    // The Code panel shows, at step k, the event the renderer draws there (0: the seed).
+    const atStep = (k) => {
+      const steps = events.filter((e) => UNIGRAM_STEPS.has(e.type));
+      return k > 0 ? steps[k - 1] ?? null : events.find((e) => e.type === "unigram_seed") ?? null;
+    };
     const timeline = () => {
       if (!unigram) return empty;
       const tl = unigram.timeline(events);
-      return { length: tl.length, render: (k) => unigram.show(events, k), narrate: tl.narrate || (() => "") };
+      const render = (k) => { unigram.show(events, k); view.code.show(atStep(k)); };
+      return { length: tl.length, render, narrate: tl.narrate || (() => "") };
     };
     return {
-      begin() { events.length = 0; },
+      begin() { events.length = 0; view.code.clear(); },
       add(batch) { events.push(...batch); },
       length: () => timeline().length, // the player's steps, not the events
       stopped() {},
@@ -321,6 +345,7 @@ class TrainView {
         const tl = timeline();
         view.showPlayer(tl);
         player.load(tl, step ?? tl.length);
+        view.codeSettled = loadUnigramCode(view, events, args, atStep).catch(() => view.code.clear());
       },
     };
   }

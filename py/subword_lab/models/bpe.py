@@ -211,6 +211,11 @@ class BPE(Model):
         self._merges = MergeTable(table)
 
     @property
+    def ranks(self):
+        """Rank mode's token -> rank (see from_ranks), or None for a merge list."""
+        return None if self._ranks is None else dict(self._ranks)
+
+    @property
     def merges(self) -> list:
         """The merges in rank order, as (left, right) strings."""
         if self._ranks is not None:

@@ -17,6 +17,7 @@ from bisect import bisect_right
 from .. import __version__
 from ..core.regex import guard as regex_guard
 from .registry import REGISTRY
+from .code import reference_encode, reference_train  # noqa: F401  (the Code panel)
 from .count import count_start, count_step  # noqa: F401  (whole-text counts)
 from .live import encode_live  # noqa: F401  (the encode while typing)
 from .train import corpus_info, train  # noqa: F401  (the training views)

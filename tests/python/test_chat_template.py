@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import subword_lab
-from subword_lab import chat_template as chat
+from subword_lab import chat_sandbox as chat
 from subword_lab.core.errors import SubwordLabError
 
 WORDS = ["[UNK]", "<s>", "</s>", "hello", "there", "user", "assistant", ":"]

@@ -16,6 +16,7 @@ naming the template and its line. Jinja2 is optional: `pip install "subword-lab[
 from __future__ import annotations
 
 import json
+import re
 import sys
 from datetime import datetime
 from functools import lru_cache
@@ -86,6 +87,16 @@ def _check_widths(values, what):
                 _too_big(digits, what)
 
 
+def _check_format(fmt, args, kwargs, what):
+    """A format string's own widths; and when it takes widths from its arguments ("%*d",
+    "{:{}}"), every integer argument, as each may be a width."""
+    _check_widths([fmt], what)
+    if "*" in fmt or re.search(r"\{[^{}]*:[^{}]*\{", fmt):
+        values = [*args, *kwargs.values()]
+        values += [v for a in args if isinstance(a, dict) for v in a.values()]
+        _check_widths([v for v in values if isinstance(v, int)], what)
+
+
 def _binop_size(op, left, right):
     if op == "*":
         for seq, count in ((left, right), (right, left)):
@@ -94,7 +105,8 @@ def _binop_size(op, left, right):
     elif op == "+":
         _too_big(_length(left) + _length(right), "a joined string or list")
     elif op == "%" and isinstance(left, str):
-        _check_widths([left], "a %-formatted string")
+        args = right if isinstance(right, tuple) else (right,)
+        _check_format(left, args, right if isinstance(right, dict) else {}, "a %-formatted string")
     elif op == "**" and isinstance(left, int) and isinstance(right, int):
         if right > 0 and abs(left) > 1 and right * max(abs(left).bit_length(), 1) > 4 * MAX_CHARS:
             _too_big(MAX_CHARS + 1, "a power")
@@ -145,10 +157,15 @@ def _environment():
             return super().call(__context, __obj, *args, **kwargs)
 
         def wrap_str_format(self, value):
-            if getattr(value, "__name__", "") in _FORMATTING and isinstance(
-                    getattr(value, "__self__", None), str):
-                _check_widths([value.__self__], "a formatted string")
-            return super().wrap_str_format(value)
+            wrapped = super().wrap_str_format(value)
+            if wrapped is None:
+                return None
+            fmt = value.__self__
+
+            def checked(*args, **kwargs):
+                _check_format(fmt, args, kwargs, "a formatted string")
+                return wrapped(*args, **kwargs)
+            return checked
 
         def bounded_concat(self, parts):
             return "".join(str(p) for p in _join_size(parts))
@@ -196,10 +213,14 @@ def _environment():
     filters = env.filters
     for name in ("center", "indent", "wordwrap", "truncate"):
         filters[name] = _checked(filters[name], _widths_check(f"the {name} filter"))
-    filters["format"] = _checked(filters["format"], lambda v, *a, **k: _check_widths([v], "format"))
+    filters["format"] = _checked(filters["format"], lambda v, *a, **k: _check_format(
+        str(v), a, k, "the format filter"))
     filters["join"] = _checked_join(filters["join"])
     filters["replace"] = _checked(filters["replace"], _replace_check)
     filters["tojson"] = tojson
+    lipsum = env.globals["lipsum"]  # Jinja's default: n paragraphs of up to `max` words
+    env.globals["lipsum"] = _checked(lipsum, lambda n=5, html=True, min=20, max=100: _too_big(
+        n * max * 12, "lipsum's text"))
     env.globals.update(raise_exception=raise_exception, strftime_now=strftime_now,
                        dict=TemplateDict(), namespace=TemplateNamespace)
     return env

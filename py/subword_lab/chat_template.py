@@ -62,6 +62,48 @@ def _conversation(messages):
     return chat
 
 
+# Appended to the last message, then the text is cut where it shows: what follows the
+# message (the template's end-of-turn tokens) goes, so the model continues the message.
+_MARK = "CONTINUE_FINAL_MESSAGE_TAG "
+
+
+def _mark_final(chat, template, field):
+    """Put the mark at the end of the last message's `field` (or its last text block)."""
+    field = field if isinstance(field, str) else "content"
+    last = chat[-1]
+    final = last.get(field)
+    if final is None:
+        raise SubwordLabError(f"continue_final_message: the last message has no {field!r}",
+                              field="continue_final_message")
+    fields = [field]
+    if field in _REASONING_FIELDS:  # copied under several names; mark each copy
+        fields = [f for f in _REASONING_FIELDS if last.get(f) == final]
+    if not any(f in template for f in fields):
+        raise SubwordLabError(f"continue_final_message: the chat template never reads {field!r}",
+                              field="continue_final_message")
+    if isinstance(final, list):
+        blocks = [b for b in final if isinstance(b, dict) and "text" in b]
+        if not blocks:
+            raise SubwordLabError("continue_final_message: the last message has no text block",
+                                  field="continue_final_message")
+        final = blocks[-1]["text"]
+        blocks[-1]["text"] = final + _MARK
+    else:
+        for f in fields:
+            last[f] = last[f] + _MARK
+    return final
+
+
+def _cut_at_mark(text, final):
+    mark = _MARK.strip()
+    if final.strip() not in text or mark not in text:
+        raise SubwordLabError("continue_final_message: the chat template dropped part of the "
+                              "last message, so it cannot be continued",
+                              field="continue_final_message")
+    at = text.rindex(mark)
+    return text[:at] if text[at:at + len(_MARK)] == _MARK else text[:at].rstrip()
+
+
 def pick_chat_template(templates, chat_template=None, tools=None, where="tokenizer"):
     """The template source to use: the argument, a named one, or the tokenizer's own."""
     if isinstance(templates, dict):
@@ -85,7 +127,7 @@ def pick_chat_template(templates, chat_template=None, tools=None, where="tokeniz
 
 def apply_chat_template(tokenizer, messages, add_generation_prompt=False, tools=None,
                         documents=None, tokenize=False, chat_template=None, return_dict=False,
-                        **kwargs):
+                        continue_final_message=False, **kwargs):
     """See Tokenizer.apply_chat_template."""
     templates = getattr(tokenizer, "chat_template", None)
     source = getattr(tokenizer, "_source", None) or "tokenizer"
@@ -98,10 +140,19 @@ def apply_chat_template(tokenizer, messages, add_generation_prompt=False, tools=
             raise SubwordLabError("documents must be a list of dicts", field="documents")
     variables = dict(getattr(tokenizer, "special_tokens_map", None) or {})
     variables.update(_plain(kwargs, "options"))
+    chat = _conversation(messages)
+    if continue_final_message:
+        if add_generation_prompt:
+            raise SubwordLabError("continue_final_message and add_generation_prompt exclude each "
+                                  "other: continue the last message, or open a new one",
+                                  field="continue_final_message")
+        final = _mark_final(chat, template, continue_final_message)
     text = render_chat_template(
-        template, name, messages=_conversation(messages), tools=_plain(tools, "tools"),
-        documents=_plain(documents, "documents"), add_generation_prompt=bool(add_generation_prompt),
+        template, name, messages=chat, tools=_plain(tools, "tools"),
+        documents=_plain(documents, "documents"), add_generation_prompt=add_generation_prompt,
         **variables)
+    if continue_final_message:
+        text = _cut_at_mark(text, final)
     if not tokenize:
         return text
     ids = tokenizer.encode(text, add_special_tokens=False).ids

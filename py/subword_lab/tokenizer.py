@@ -482,8 +482,9 @@ class Tokenizer:
 
         The text the chat template renders from `messages` (dicts with "role" and
         "content"), `tools` (JSON schemas) and any keyword argument (documents=,
-        enable_thinking=...); with tokenize=True its ids, encoded without adding special
-        tokens ({"input_ids", "attention_mask"} with return_dict=True). See chat_template.py.
+        enable_thinking=, continue_final_message=...); with tokenize=True its ids, encoded
+        without adding special tokens ({"input_ids", "attention_mask"} with
+        return_dict=True). See chat_template.py.
         """
         from .chat_template import apply_chat_template
         return apply_chat_template(self, messages, add_generation_prompt=add_generation_prompt,

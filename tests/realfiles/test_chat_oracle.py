@@ -90,6 +90,20 @@ def _compare(name, ours, oracle, **options):
         assert ids == oracle.apply_chat_template(messages, tokenize=True, return_dict=False,
                                                  **args), (name, text)
         compared += 1
+    for messages, tools in _conversations():  # continue the last message instead
+        if messages[-1]["role"] != "assistant" or not messages[-1].get("content", "").strip():
+            continue
+        args = dict(tools=tools, continue_final_message=True)
+        args.update(options)
+        kind, expected = _oracle_outcome(
+            lambda: oracle.apply_chat_template(messages, tokenize=False, **args))
+        if kind == "error":
+            with pytest.raises(subword_lab.SubwordLabError):
+                ours.apply_chat_template(messages, **args)
+            refused += 1
+            continue
+        assert ours.apply_chat_template(messages, **args) == expected, (name, messages)
+        compared += 1
     assert compared >= len(_conversations()), (name, compared, refused)
     return compared, refused
 

@@ -155,7 +155,9 @@ def apply_chat_template(tokenizer, messages, add_generation_prompt=False, tools=
         text = _cut_at_mark(text, final)
     if not tokenize:
         return text
-    ids = tokenizer.encode(text, add_special_tokens=False).ids
+    # The template wrote the special tokens: they are tokens even where the file's own
+    # library reads them as text by default (tiktoken files), as transformers does.
+    ids = tokenizer.encode(text, add_special_tokens=False, special_tokens="recognise").ids
     if return_dict:
         return {"input_ids": ids, "attention_mask": [1] * len(ids)}
     return ids

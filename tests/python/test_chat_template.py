@@ -74,6 +74,28 @@ def test_transformers_helpers_and_plain_data(tmp_path):
         '{"role": "user", "content": "é"}|{\n "a": "<&>"\n}|b|4|1')
 
 
+def test_special_tokens_the_template_writes_are_tokens_in_a_tiktoken_file(tmp_path,
+                                                                          gpt2_tiktoken):
+    import tiktoken
+    folder = tmp_path / "gpt2"
+    folder.mkdir()
+    (folder / "gpt2.tiktoken").write_bytes(gpt2_tiktoken.read_bytes())
+    (folder / "tokenizer_config.json").write_text(json.dumps(
+        {"chat_template": "{% for m in messages %}{{ m.content }}{{ eos_token }}{% endfor %}",
+         "eos_token": "<|endoftext|>"}), encoding="utf-8")
+    tok = subword_lab.load(folder / "gpt2.tiktoken")
+    ids = tok.apply_chat_template([{"role": "user", "content": "Hi <|endoftext|> there"}],
+                                  tokenize=True)
+    text = "Hi <|endoftext|> there<|endoftext|>"
+    from tiktoken.load import load_tiktoken_bpe
+    oracle = tiktoken.Encoding(  # tiktoken's r50k_base, from the file (no download)
+        name="r50k", pat_str=r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+"""
+        r"""|\s+(?!\S)|\s+""", mergeable_ranks=load_tiktoken_bpe(str(gpt2_tiktoken)),
+        special_tokens={"<|endoftext|>": 50256})
+    assert ids == oracle.encode(text, allowed_special="all")
+    assert ids[-1] == 50256
+
+
 def test_missing_template_and_bad_messages_are_one_error(tmp_path):
     tok = subword_lab.load(_folder(tmp_path))
     with pytest.raises(SubwordLabError, match="has no chat template"):

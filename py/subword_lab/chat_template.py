@@ -21,23 +21,21 @@ _REASONING_FIELDS = ("reasoning_content", "thinking", "reasoning")
 
 # -- the conversation -----------------------------------------------------------------
 
-def _plain(value, where):
-    """The messages, tools and options as plain JSON-like data, all the template may see."""
+def _plain(value, where, depth=0):
+    """The messages, tools and options as plain JSON-like data, all the template may see
+    (subclasses lose their methods; other objects become "<TypeName>", as in transformers)."""
     if value is None or type(value) in (str, int, float, bool):
         return value
-    if isinstance(value, str):
-        return str.__str__(value)
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, int):
-        return int.__int__(value)
-    if isinstance(value, float):
-        return float.__float__(value)
+    if depth > 64:
+        raise SubwordLabError("data nested deeper than 64 levels", field=where)
+    for kind in (bool, str, int, float):
+        if isinstance(value, kind):
+            return kind(value) if kind is bool else getattr(kind, f"__{kind.__name__}__")(value)
     if isinstance(value, dict):
-        return {_plain(k, where): _plain(v, where) for k, v in value.items()}
+        return {_plain(k, where, depth + 1): _plain(v, where, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return type(value)(_plain(v, where) for v in value) if isinstance(value, tuple) else [
-            _plain(v, where) for v in value]
+        items = [_plain(v, where, depth + 1) for v in value]
+        return tuple(items) if isinstance(value, tuple) else items
     return f"<{type(value).__name__}>"
 
 

@@ -102,6 +102,11 @@ def test_missing_template_and_bad_messages_are_one_error(tmp_path):
         tok.apply_chat_template(HELLO)
     with pytest.raises(SubwordLabError, match="conversation is empty"):
         tok.apply_chat_template([], chat_template="x")
+    deep = "x"
+    for _ in range(10_000):
+        deep = [deep]
+    with pytest.raises(SubwordLabError, match="nested deeper than 64"):
+        tok.apply_chat_template([{"role": "user", "content": deep}], chat_template="x")
     with pytest.raises(SubwordLabError, match=r"messages\[1\]"):
         tok.apply_chat_template([HELLO[0], "hi"], chat_template="x")
     bad = tmp_path / "bad"

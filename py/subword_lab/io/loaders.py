@@ -22,6 +22,7 @@ from pathlib import Path
 from ..core.errors import SubwordLabError
 from ..core.gc_pause import gc_paused
 from ..tokenizer import Tokenizer
+from .chat_config import read_chat_config
 from .detect import detect_file, detect_folder
 from .files import size_cap
 from ..models.ranked_merges import tiktoken_merges
@@ -55,6 +56,7 @@ def load(path, **options) -> Tokenizer:
         tokenizer = loader(path, **options)
     if getattr(tokenizer, "rules", None) is None:
         tokenizer.rules = {"format": kind}
+    tokenizer.chat_template, tokenizer.special_tokens_map = read_chat_config(path)
     if getattr(tokenizer, "_source", "") is None:  # errors at encode time name the file
         tokenizer._source = str(path)
     return tokenizer

@@ -125,3 +125,34 @@ def test_missing_preset_note_shows_only_for_that_entry(app):
     app.page.get_by_test_id("tokenizer-filter").fill("")
     app.page.evaluate("() => window.subwordLab.setTokenizer('gpt2').catch(() => {})")
     note.filter(has_text="the download failed").wait_for()
+
+
+COURSE_WIDGETS = """() => {
+  const train = document.querySelector('subword-lab[view=train]').shadowRoot;
+  const clipped = [...train.querySelectorAll('.train-chips')].filter((c) => c.scrollWidth > c.clientWidth + 1).length;
+  const pairs = [...train.querySelectorAll('[data-testid=pair-row]')].map((row) => {
+    const cell = row.querySelector('td');
+    const chip = cell.querySelector('*');
+    return cell.getBoundingClientRect().height / chip.getBoundingClientRect().height;
+  });
+  const compare = document.querySelector('subword-lab[view=compare]');
+  return {width: train.host.getBoundingClientRect().width, clipped, pairs, chips: train.querySelectorAll('.train-chips').length,
+          theme: compare.dataset.theme, scheme: getComputedStyle(compare).colorScheme};
+}"""
+
+
+def test_course_column_widgets_fit_and_follow_the_page_theme(app):
+    """Item 14: in the course page's 736 px column the train widget shows whole splits and one-line
+    pairs; the compare widget is light on the light page and turns dark when the page does."""
+    page = app.page
+    page.goto(f"{app.site}/examples/course.html")
+    page.wait_for_function("() => [...document.querySelectorAll('subword-lab')].every((e) => e.dataset.state === 'ready')",
+                           timeout=180_000)
+    seen = page.evaluate(COURSE_WIDGETS)
+    assert 700 < seen["width"] < 800 and seen["chips"] >= 5, seen
+    assert seen["clipped"] == 0, seen
+    assert seen["pairs"] and max(seen["pairs"]) < 2, f"a pair cell wraps: {seen['pairs']}"
+    assert seen["theme"] == "light" and seen["scheme"] == "light", seen
+    page.evaluate("() => { document.body.style.background = '#16181c'; document.body.style.color = '#eee'; }")
+    page.wait_for_function("() => document.querySelector('subword-lab[view=compare]').dataset.theme === 'dark'")
+    assert page.evaluate(COURSE_WIDGETS)["scheme"] == "dark"

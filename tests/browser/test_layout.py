@@ -107,26 +107,6 @@ def test_first_screen_is_the_text_and_its_tokens(browser, site, lang):
             context.close()
 
 
-def test_missing_preset_note_shows_only_for_that_entry(app):
-    """Item 11: "Not in this build: …" only when the missing entry is asked for (link, filter)."""
-    def manifest(route):
-        response = route.fetch()
-        data = response.json()
-        next(p for p in data["presets"] if p["id"] == "gpt2").update(file=None, missing="the download failed")
-        route.fulfill(response=response, json=data)
-    app.page.route(f"{app.site}/presets/presets.json", manifest)
-    app.open("?tokenizer=bert-base-uncased")
-    note = app.page.get_by_test_id("preset-note")
-    assert not note.is_visible()
-    app.page.get_by_test_id("tokenizer-filter").fill("r50k")
-    assert note.is_visible() and "GPT-2 (r50k_base): the download failed" in note.text_content()
-    app.page.get_by_test_id("tokenizer-filter").fill("bert")
-    assert not note.is_visible()
-    app.page.get_by_test_id("tokenizer-filter").fill("")
-    app.page.evaluate("() => window.subwordLab.setTokenizer('gpt2').catch(() => {})")
-    note.filter(has_text="the download failed").wait_for()
-
-
 COURSE_WIDGETS = """() => {
   const train = document.querySelector('subword-lab[view=train]').shadowRoot;
   const clipped = [...train.querySelectorAll('.train-chips')].filter((c) => c.scrollWidth > c.clientWidth + 1).length;

@@ -65,7 +65,7 @@ class PipelineView {
     this.select = el("select", "enc-select");
     this.select.dataset.testid = "pipeline-tokenizer";
     this.select.append(...presetOptions(this.context.manifest.presets));
-    this.input = textInput("pipeline-text", { lines: 2 });
+    this.input = textInput("pipeline-text", { lines: 3 });
     controls.append(labelled(t("pipe.tokenizer"), this.select),
       labelled(t("pipe.text"), this.input, "enc-text-field"));
     this.status = statusLine("pipeline-status");

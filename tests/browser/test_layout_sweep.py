@@ -9,8 +9,8 @@ text and a large and a small tokenizer. On each, what a person checks by eye:
 - nothing shows that belongs to another view.
 
 One browser session; one page load per (width, language, first view): the first view is
-checked, then the next view's tab is clicked and that one is checked, so every view is seen
-both ways. More checks join through CHECKS (e.g. untranslated English, owned by test_i18n).
+checked, then another view's tab is clicked and that one is checked, so every view is seen
+both ways, and reached from three different views. More checks join through CHECKS (e.g. untranslated English, owned by test_i18n).
 """
 from __future__ import annotations
 
@@ -178,13 +178,15 @@ def test_layout_sweep(browser, site, width):
     found = {}
     try:
         n = 0
-        for lang in LANGS:
+        for shift, lang in enumerate(LANGS, start=1):
             for i, first in enumerate(VIEWS):
                 tokenizer = LARGE if n % 2 == 0 else SMALL
                 n += 1
                 page.goto(f"{site}/{link(first, lang, tokenizer)}")
                 page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
-                then = VIEWS[(i + 1) % len(VIEWS)]
+                # the view switched to: the next one, two or three along (by language), so
+                # each view is reached from three others
+                then = VIEWS[(i + shift) % len(VIEWS)]
                 for view, how in ((first, "opened first"), (then, f"after {first}")):
                     if view != first:
                         page.get_by_test_id(f"view-tab-{view}").click()

@@ -198,6 +198,6 @@ def test_layout_sweep(browser, site, width):
     finally:
         context.close()
     if os.environ.get("SUBWORD_LAB_SWEEP_OUT"):  # the whole list, for whoever mends them
-        Path(os.environ["SUBWORD_LAB_SWEEP_OUT"]).write_text(json.dumps(found, indent=1, ensure_ascii=False), encoding="utf-8")
+        Path(f"{os.environ['SUBWORD_LAB_SWEEP_OUT']}-{width}.json").write_text(json.dumps(found, indent=1, ensure_ascii=False), encoding="utf-8")
     assert errors == [], errors
     assert found == {}, "\n".join(f"{case}:\n  " + "\n  ".join(p) for case, p in found.items())

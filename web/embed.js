@@ -143,8 +143,9 @@ const MODULES = {
   encode: "./views/encode.js", compare: "./views/compare.js",
 };
 
-// The page's sheets, then the widget's own. frame() puts the palette before them
-// (palette-dark.css only for theme="dark": a widget ignores the system's preference).
+// The page's sheets, then the widget's own. frame() puts the palette before them, and
+// palette-dark.css, which applies for theme="dark", or, with no theme (or "auto"), when
+// the host page around the widget is dark (see hostIsDark).
 const CSS = ["./style.css", "./views/encode.css", "./views/pipeline.css", "./views/compare.css",
   "./views/train.css", "./views/unigram.css", "./views/code.css", "./embed.css"];
 // attribute -> the URL key the views read (the app's own link parameters)
@@ -158,7 +159,7 @@ const CHOICES = {
   corpus: ["course-toy", "course-sentences", "botchan"],
   "tie-break": ["hf", "first"],
   method: ["em", "exact"],
-  theme: ["light", "dark"],
+  theme: ["light", "dark", "auto"],
   lang: LANGUAGES,
 };
 const NUMBERS = ["vocab-size", "step", "height"];
@@ -217,6 +218,34 @@ const BASE_SHEET = (() => {
   }
 })();
 
+// Whether the host page is dark where the widget sits: the first background behind it that
+// is not transparent, by its luminance; with none, the canvas, dark only when the page
+// allows a dark scheme (color-scheme) and the system asks for it.
+const DARK_SYSTEM = matchMedia("(prefers-color-scheme: dark)");
+function hostIsDark(node) {
+  for (let at = node.parentElement; at; at = at.parentElement) {
+    const bg = getComputedStyle(at).backgroundColor;
+    const rgba = /^rgba?\(/.test(bg) ? bg.match(/[\d.]+/g).map(Number) : null;
+    if (!rgba) continue;
+    if (rgba.length > 3 && rgba[3] < 0.5) continue;
+    return (0.2126 * rgba[0] + 0.7152 * rgba[1] + 0.0722 * rgba[2]) / 255 < 0.45;
+  }
+  const scheme = getComputedStyle(document.documentElement).colorScheme || "";
+  return scheme.includes("dark") && (DARK_SYSTEM.matches || !scheme.includes("light"));
+}
+
+// Widgets that follow the host's theme look again when the system's preference changes or
+// the host changes its root's or body's class, style or data-theme (a theme switch).
+const followers = new Set();
+const relook = () => followers.forEach((widget) => widget.applyTheme());
+DARK_SYSTEM.addEventListener("change", relook);
+const themeWatch = new MutationObserver(relook);
+function watchHostTheme() {
+  for (const node of [document.documentElement, document.body]) {
+    if (node) themeWatch.observe(node, { attributes: true, attributeFilter: ["class", "style", "data-theme"] });
+  }
+}
+
 export class SubwordLabElement extends HTMLElement {
   static get observedAttributes() { return ATTRIBUTES; }
 
@@ -234,7 +263,7 @@ export class SubwordLabElement extends HTMLElement {
     this.schedule();
   }
 
-  disconnectedCallback() { this.teardown(); }
+  disconnectedCallback() { this.teardown(); followers.delete(this); }
 
   attributeChangedCallback(name, before, after) {
     if (before !== after && this.isConnected) this.schedule();
@@ -262,14 +291,15 @@ export class SubwordLabElement extends HTMLElement {
   }
 
   frame() {
-    const dark = this.getAttribute("theme") === "dark";
-    const files = ["./palette.css", ...(dark ? ["./palette-dark.css"] : []), ...CSS];
+    const files = ["./palette.css", "./palette-dark.css", ...CSS];
     const links = files.map((file) => {
       const link = el("link");
       link.rel = "stylesheet";
       link.href = asset(file);
       return link;
     });
+    this.darkSheet = links[1];
+    this.applyTheme();
     const frame = el("div", "sl-frame");
     frame.dataset.testid = "embed-frame";
     this.shadow.replaceChildren(...links, frame);
@@ -346,6 +376,19 @@ export class SubwordLabElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent("subwordlab:step", {
       bubbles: true, composed: true, detail: { step: k, length: tl ? tl.length : 0, narration },
     }));
+  }
+
+  // data-theme (light or dark) says which palette the widget shows now.
+  applyTheme() {
+    const theme = this.getAttribute("theme");
+    const follows = theme !== "light" && theme !== "dark";
+    if (follows) {
+      followers.add(this);
+      watchHostTheme();
+    } else followers.delete(this);
+    const dark = follows ? hostIsDark(this) : theme === "dark";
+    this.dataset.theme = dark ? "dark" : "light";
+    if (this.darkSheet) this.darkSheet.media = dark ? "all" : "not all";
   }
 
   applyBox(attrs) {

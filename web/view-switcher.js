@@ -22,7 +22,8 @@ export class ViewSwitcher {
     this.context = { engine, urlState, manifest, tokenize };
     this.doc = doc;
     this.current = null;
-    this.instances = new Map();
+    this.instances = new Map(); // name -> promise of the view (its module loads once)
+    this.made = new Map(); // name -> the view, once made
     this.slot = doc.getElementById("player-slot");
     this.player = new Player({
       container: this.slot,
@@ -49,8 +50,10 @@ export class ViewSwitcher {
 
   async show(name, { initial = false, params = {} } = {}) {
     if (!VIEW_NAMES.includes(name)) throw new Error(`unknown view ${name}`);
-    if (name === this.current) return this.instances.get(name);
-    this.instances.get(this.current)?.deactivate?.();
+    // Shown already, or still loading after a tab click: the same view, once it exists
+    // (never undefined, so `(await showView(name)).settled()` works at any time).
+    if (name === this.current) return name === "tokenize" ? this.context.tokenize : this.instance(name);
+    this.made.get(this.current)?.deactivate?.();
     this.current = name;
     for (const section of this.doc.querySelectorAll("main > section.view")) {
       section.hidden = section.id !== `view-${name}`;
@@ -64,7 +67,7 @@ export class ViewSwitcher {
       // Another view's parameters do not carry over, except the text and tokenizer.
       this.context.urlState.set({ view: name === "tokenize" ? null : name, step: null, ...params });
     }
-    if (name === "tokenize") return null;
+    if (name === "tokenize") return this.context.tokenize;
     const view = await this.instance(name);
     if (this.current === name) view.activate({ initial });
     return view;
@@ -83,20 +86,26 @@ export class ViewSwitcher {
     });
   }
 
-  async instance(name) {
+  instance(name) {
     if (!this.instances.has(name)) {
-      const root = this.doc.getElementById(`view-${name}`);
-      fetchViewModules(name);
-      const module = await import(MODULES[name]);
-      this.instances.set(name, module.createView({
-        ...this.context, root, player: this.player,
-        // Put the shared player controls inside `container` (or hide them with null).
-        placePlayer: (container) => {
-          if (container) container.append(this.slot);
-          this.slot.hidden = !container;
-        },
-      }));
+      const made = this.create(name);
+      made.then((view) => this.made.set(name, view), () => this.instances.delete(name)); // a failed load is tried again
+      this.instances.set(name, made);
     }
     return this.instances.get(name);
+  }
+
+  async create(name) {
+    const root = this.doc.getElementById(`view-${name}`);
+    fetchViewModules(name);
+    const module = await import(MODULES[name]);
+    return module.createView({
+      ...this.context, root, player: this.player,
+      // Put the shared player controls inside `container` (or hide them with null).
+      placePlayer: (container) => {
+        if (container) container.append(this.slot);
+        this.slot.hidden = !container;
+      },
+    });
   }
 }

@@ -246,6 +246,7 @@ def test_special_tokens_in_text_recognised_or_as_text(shared, key):
     page.get_by_test_id("text-input").fill(text)
     pick(page, key)
     choice = page.get_by_test_id("special-tokens")
+    page.evaluate("() => { document.querySelector('[data-testid=settings]').open = true; }")  # folded at first
     assert page.get_by_test_id("rules-line").is_visible()
     for wanted in ("recognise", "as_text"):
         choice.select_option(wanted)

@@ -30,6 +30,7 @@ def test_pattern_choice_reopens_an_unknown_tiktoken_file(app, gpt2_tiktoken, tmp
     app.page.locator("#opened-group option").filter(has_text="mine.tiktoken").wait_for(state="attached")
     app.settled()
     app.type_text(TEXT)
+    app.page.get_by_test_id("settings").locator("summary").click()  # the rules fold away at first
     select = app.page.get_by_test_id("pattern-select")
     select.wait_for(state="visible")
     assert select.input_value() == ""

@@ -8,10 +8,12 @@ export function labelled(text, control, extraClass = "") {
   return label;
 }
 
-// A one-line text box.
-export function textInput(testid) {
-  const input = el("input", "enc-text");
-  input.type = "text";
+// A one-line text box; with `lines`, a box of that many lines that keeps newlines (a text
+// from the tokenize view then stays the same text).
+export function textInput(testid, { lines = 0 } = {}) {
+  const input = el(lines ? "textarea" : "input", "enc-text");
+  if (lines) input.rows = lines;
+  else input.type = "text";
   input.spellcheck = false;
   input.dataset.testid = testid;
   return input;

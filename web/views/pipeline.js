@@ -65,7 +65,7 @@ class PipelineView {
     this.select = el("select", "enc-select");
     this.select.dataset.testid = "pipeline-tokenizer";
     this.select.append(...presetOptions(this.context.manifest.presets));
-    this.input = textInput("pipeline-text");
+    this.input = textInput("pipeline-text", { lines: 3 });
     controls.append(labelled(t("pipe.tokenizer"), this.select),
       labelled(t("pipe.text"), this.input, "enc-text-field"));
     this.status = statusLine("pipeline-status");
@@ -93,7 +93,9 @@ class PipelineView {
     const wanted = url.get("tokenizer", "bert-base-uncased");
     const shipped = (this.context.manifest.presets || []).filter((p) => p.file).map((p) => p.id);
     this.select.value = [...PRESETS, ...shipped].includes(wanted) ? wanted : "bert-base-uncased";
-    this.input.value = url.get("text", DEFAULT_TEXT);
+    // The tokenize view's text, newlines and all, also when it is too long for the URL.
+    this.input.value = url.get("text") ?? this.context.tokenize?.el.text.value ?? DEFAULT_TEXT;
+    if (!this.input.value) this.input.value = DEFAULT_TEXT;
     this.load(Number(url.get("step", String(STAGES.length - 1))) || 0);
   }
 

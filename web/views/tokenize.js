@@ -97,21 +97,32 @@ export class TokenizeView {
     });
   }
 
+  // Why a preset is not in this build is said only for the entry the learner asks for
+  // (chosen, named in the link, or matched by the filter), not on every visit (issue 24).
   fillPresets() {
-    const notes = [];
     this.picker.fill(this.manifest.presets);
-    const byReason = new Map(); // the same reason once, after all the presets it keeps out
     for (const preset of this.manifest.presets) {
       this.info.set(preset.id, { key: preset.id, label: preset.label, preset });
-      if (!preset.file) byReason.set(missingText(preset), [...byReason.get(missingText(preset)) || [], preset.label]);
     }
+    this.el.filter.addEventListener("input", () => {
+      const asked = this.el.filter.value.trim() ? this.manifest.presets.filter(
+        (p) => !p.file && !this.el.select.querySelector(`option[value="${CSS.escape(p.id)}"]`)?.hidden) : [];
+      this.showMissing(asked);
+    });
+    this.showMissing([]);
+  }
+
+  // The note for the missing presets `asked` (the same reason once, after all the presets
+  // it keeps out), and always the list of presets that failed to load.
+  showMissing(asked) {
+    const notes = [];
+    const byReason = new Map();
+    for (const preset of asked) byReason.set(missingText(preset), [...byReason.get(missingText(preset)) || [], preset.label]);
     const why = [...byReason].map(([missing, labels]) => t("cat.why", { label: labels.join(", "), missing }));
     if (why.length) notes.push(t("cat.notShipped", { list: why.join(" ") }));
     if (this.manifest.error) notes.push(t("tok.presetsFailed", { error: this.manifest.error }));
-    if (notes.length) {
-      this.el.note.textContent = [...notes, t("tok.ownFile")].join(" ");
-      this.el.note.hidden = false;
-    }
+    this.el.note.textContent = notes.length ? [...notes, t("tok.ownFile")].join(" ") : "";
+    this.el.note.hidden = !notes.length;
   }
 
   bind() {
@@ -178,10 +189,13 @@ export class TokenizeView {
         this.picker.showDetails(key);
         this.rules.show(key, this.info.get(key));
         this.clearError();
+        if (this.el.note.textContent && !this.el.filter.value.trim()) this.showMissing([]);
         this.url.set({ tokenizer: this.info.get(key).preset ? key : null });
         this.schedule();
       },
       (error) => {
+        const preset = this.info.get(key)?.preset;
+        if (preset && !preset.file) this.showMissing([preset]);
         this.el.select.value = previous || key;
         this.showError(t("tok.couldNotUse", { label: this.info.get(key)?.label || key, message: error.message })
           + this.stillUsing(previous));

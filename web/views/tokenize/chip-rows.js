@@ -64,6 +64,9 @@ export class ChipRows {
     const after = getComputedStyle(probe, "::after");
     const text = getComputedStyle(body);
     const boxStyle = getComputedStyle(this.box);
+    // Hidden (display: none on the view): every box reads 0, but margins in px still
+    // read as set, so the row height alone does not tell (it read 6.4 px: issue 24).
+    const hidden = probe.offsetHeight === 0 || this.box.clientWidth === 0;
     const m = {
       row: probe.offsetHeight + px(cs.marginTop) + px(cs.marginBottom),
       frame: px(cs.paddingLeft) + px(cs.paddingRight) + px(cs.borderLeftWidth) + px(cs.borderRightWidth),
@@ -81,7 +84,7 @@ export class ChipRows {
     probe.remove();
     this.canvas = this.canvas || document.createElement("canvas").getContext("2d");
     this.digit = this.measure("0", m.idFont);
-    this.guessed = m.row === 0;
+    this.guessed = hidden;
     if (this.guessed) {
       this.guess = m;
       return m;

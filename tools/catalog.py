@@ -108,12 +108,14 @@ PRESETS = {
                                 "bert-base-uncased", "WordPiece"),
     "xlm-roberta": Preset("xlm-roberta.tokenizer.json", "XLM-RoBERTa",
                           "XLM-R, 100 languages (multilingual-e5-small)", SPM_UNIGRAM),
-    "botchan-unigram": Preset("botchan_en_unigram_1000.model", "sentencepiece test models",
-                              "botchan, English (1,000 pieces)", SPM_UNIGRAM),
-    "botchan-bpe": Preset("botchan_en_bpe_1000.model", "sentencepiece test models",
-                          "botchan, English (1,000 pieces)", SPM_BPE),
-    "kyoto-unigram": Preset("kyoto_ja_unigram_8000.model", "sentencepiece test models",
-                            "Kyoto, Japanese (8,000 pieces)", SPM_UNIGRAM),
+    # sentencepiece's own test models: the names say the algorithm, as the two botchan
+    # models are otherwise the same text (the page's pickers show the name alone)
+    "botchan-unigram": Preset("botchan_en_unigram_1000.model", "sentencepiece tests",
+                              "botchan Unigram", SPM_UNIGRAM),
+    "botchan-bpe": Preset("botchan_en_bpe_1000.model", "sentencepiece tests",
+                          "botchan BPE", SPM_BPE),
+    "kyoto-unigram": Preset("kyoto_ja_unigram_8000.model", "sentencepiece tests",
+                            "Kyoto Unigram (Japanese)", SPM_UNIGRAM),
 }
 
 # Files the table could ship but the library cannot read yet: left out, with the reason.

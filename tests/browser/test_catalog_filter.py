@@ -29,10 +29,13 @@ def test_entries_name_the_model_first_and_keep_the_package_for_the_details(app):
         assert text.startswith(preset["label"]), (key, text)
         assert preset["source"] not in text and "pypi" not in text and "npm" not in text, text
     gpt4o = dict(options)["o200k-base"]
-    assert gpt4o.startswith("GPT-4o") and "o200k_base" in gpt4o and "byte-level BPE" in gpt4o
-    # the package is still said, in the details line of the chosen entry
+    assert gpt4o.startswith("GPT-4o") and "o200k_base" in gpt4o
+    assert len(set(dict(options).values())) == len(options)  # no two entries read the same
+    # the algorithm, size and package are said in the details line of the chosen entry
     app.select("o200k-base")
-    assert catalog["o200k-base"]["source"] in app.page.get_by_test_id("preset-details").text_content()
+    details = app.page.get_by_test_id("preset-details").text_content()
+    assert catalog["o200k-base"]["source"] in details and "byte-level BPE" in details
+    assert "199,998" in details
 
 
 @pytest.mark.parametrize("lang", ["en", "vi", "zh"])

@@ -19,9 +19,9 @@ function sizeText(preset) {
   return preset.pack ? t("cat.packedSize", { size, download: megabytes(preset.pack.size) }) : size;
 }
 
-// "GPT-4o / o-series · o200k_base · byte-level BPE · 199,998 tokens": the model family and
-// model first, so the chosen entry still names the model; the package it comes from is in
-// the details line (showDetails), not here, where it read as the maker.
+// "GPT-4o / o-series · o200k_base": the model family and model, so the chosen entry names
+// the model and fits a closed list on a phone; its algorithm, size and the package it comes
+// from are in the details line (showDetails), not here, where the package read as the maker.
 export function entryText(preset) {
   if (!preset.file) return t("cat.unavailable", { name: preset.label || preset.name });
   return t("cat.entry", {

@@ -92,7 +92,7 @@ register({
     "train.intro": "Chọn kho ngữ liệu và thuật toán, rồi xem bộ từ vựng được học từng bước một.",
     "train.form": "Tùy chọn huấn luyện",
     "train.corpus.label": "Kho ngữ liệu",
-    "train.corpus.course-toy": "Kho ngữ liệu nhỏ của khóa học (hug, pug, pun, bun, hugs)",
+    "train.corpus.course-toy": "Ngữ liệu khóa học (hug, pug, pun, bun, hugs)",
     "train.corpus.course-sentences": "Các câu của khóa học (4 câu)",
     "train.corpus.botchan": "Botchan (một cuốn tiểu thuyết, 280 KB)",
     "train.corpus.custom": "Văn bản của bạn",

@@ -112,19 +112,23 @@ class GGUFTokenizer(Tokenizer):
 
 
 def _post_processor(tok, vocab):
+    # llama.cpp: BOS / EOS as the file says; BERT's WordPiece always [CLS] ... [SEP]
+    bos = vocab.add_bos or vocab.kind == "WPM"
+    eos_name = "sep" if vocab.kind == "WPM" else "eos"
+    eos = vocab.kind == "WPM" or vocab.add_eos
     ends = []
-    if vocab.add_bos:
+    if bos:
         ends.append(("bos", vocab.specials["bos"]))
-    if vocab.add_eos:
-        ends.append(("eos", vocab.specials["eos"]))
+    if eos:
+        ends.append(("eos", vocab.specials[eos_name]))
     if not ends:
         return
     names = {which: f"{vocab.tokens[i]}" for which, i in ends}
 
     def special(which):
         return {"SpecialToken": {"id": names[which], "type_id": 0}}
-    head = [special("bos")] if vocab.add_bos else []
-    tail = [special("eos")] if vocab.add_eos else []
+    head = [special("bos")] if bos else []
+    tail = [special("eos")] if eos else []
     single = head + [{"Sequence": {"id": "A", "type_id": 0}}] + tail
     pair = single + head + [{"Sequence": {"id": "B", "type_id": 1}}] + tail
     tok.post_processor = processors.from_dict({

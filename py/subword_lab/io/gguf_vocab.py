@@ -9,7 +9,8 @@ and `encode` / `decode` give llama.cpp's `llama_tokenize` / `llama_detokenize`.
 
 Model kinds: "gpt2" (byte-level BPE with merges, split per `tokenizer.ggml.pre`),
 "gemma4" (BPE on raw text with spaces as U+2581), "llama" (SentencePiece-style BPE
-by scores with byte fallback). Others are refused by name.
+by scores with byte fallback), "bert" (WordPiece: llama.cpp's own BERT splitting,
+longest match with "▁" marking a word's start). Others are refused by name.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import heapq
 
 from ..core import byte_level
 from ..core.errors import SubwordLabError
+from . import gguf_unicode as U
 from .gguf_pretokenize import pre_kind, split_words
 
 __all__ = ["GGUFVocab", "ATTR", "TOKEN_TYPES", "SUPPORTED_MODELS"]
@@ -30,8 +32,8 @@ TOKEN_TYPES = {0: 0, 1: NORMAL, 2: UNKNOWN, 3: CONTROL, 4: USER_DEFINED, 5: UNUS
 TYPE_NAMES = {1: "normal", 2: "unknown", 3: "control", 4: "user-defined", 5: "unused",
               6: "byte"}
 
-SUPPORTED_MODELS = ("gpt2", "gemma4", "llama")
-_KNOWN_UNSUPPORTED = ("bert", "t5", "rwkv", "plamo2", "hybriddna", "whitespace", "test")
+SUPPORTED_MODELS = ("gpt2", "gemma4", "llama", "bert")
+_KNOWN_UNSUPPORTED = ("t5", "rwkv", "plamo2", "hybriddna", "whitespace", "test")
 _SPACE = "\u2581"
 _ASCII_SPACE = " \t\n\v\f\r"
 
@@ -96,7 +98,7 @@ class GGUFVocab:
                                   f"supported: {', '.join(SUPPORTED_MODELS)}", path=path,
                                   field="tokenizer.ggml.model")
         self.model = model
-        self.kind = "SPM" if model == "llama" else "BPE"
+        self.kind = {"llama": "SPM", "bert": "WPM"}.get(model, "BPE")
         tokens = meta.get("tokenizer.ggml.tokens")
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
             raise SubwordLabError("expected an array of strings", path=path,
@@ -133,9 +135,15 @@ class GGUFVocab:
             self.add_bos = opts["bos"]
             if opts["raw"]:
                 self.byte_encode, self.escape_whitespaces = False, True
+        elif self.kind == "WPM":
+            self.clean_spaces, self.add_bos, self.add_sep = True, True, True
+            specials.update(bos=101, unk=100, sep=102, pad=0, mask=103)
         else:
             self.add_space_prefix, self.add_bos = True, True
             specials.update(bos=1, eos=2, unk=0)
+        self.lowercase = _flag(meta, "tokenizer.ggml.normalizer.lowercase", True, path)
+        self.strip_accents = _flag(meta, "tokenizer.ggml.normalizer.strip_accents",
+                                   self.lowercase, path)
         self.add_space_prefix = _flag(meta, "tokenizer.ggml.add_space_prefix",
                                       self.add_space_prefix, path)
         self.remove_extra_whitespaces = _flag(meta, "tokenizer.ggml.remove_extra_whitespaces",
@@ -161,6 +169,7 @@ class GGUFVocab:
         self.types = list(types[:n]) if types is not None else [1] * n
         self.tokens = [t if t else f"[EMPTY_{i}]" for i, t in enumerate(tokens)]
         self.token_to_id = {t: i for i, t in enumerate(self.tokens)}
+        self.max_chars = max(map(len, self.tokens))
         self._specials(meta, specials, n, path)
         self._by_text(meta)
         self.special_cache = sorted(
@@ -301,6 +310,8 @@ class GGUFVocab:
                 continue
             if self.kind == "SPM":
                 self._spm(text[start:end], start, prev_special, ids, starts, ends)
+            elif self.kind == "WPM":
+                self._wpm(text, start, end, ids, starts, ends)
             else:
                 self._bpe(text[start:end], start, ids, starts, ends)
             prev_special = False
@@ -378,6 +389,59 @@ class GGUFVocab:
                     ends.append(hi)
             at += length
 
+    def _wpm_words(self, text, start, end):
+        """llama.cpp's BERT pre-processing: [(word, [original index per char])]."""
+        words, word, where = [], [], []
+        for k in range(start, end):
+            cp = ord(text[k])
+            if self.strip_accents:
+                cp = U.nfd_base(cp)
+            cat = U.category(cp)
+            if cp in U.WHITESPACE:
+                if word:
+                    words.append(("".join(word), where))
+                    word, where = [], []
+                continue
+            if cp == 0 or cp == 0xFFFD or cat == U.CONTROL:
+                continue
+            if self.strip_accents and cat == U.MARK:
+                continue
+            ch = chr(U.lower(cp) if self.lowercase else cp)
+            if cat == U.PUNCTUATION or (cp < 0x7F and cat == U.SYMBOL) or _is_chinese(cp):
+                if word:
+                    words.append(("".join(word), where))
+                words.append((ch, [k]))
+                word, where = [], []
+            else:
+                word.append(ch)
+                where.append(k)
+        if word:
+            words.append(("".join(word), where))
+        return words
+
+    def _wpm(self, text, start, end, ids, starts, ends):
+        get, longest = self.token_to_id.get, self.max_chars
+        for word, where in self._wpm_words(text, start, end):
+            marked = _SPACE + word
+            n, i, found = len(marked), 0, []
+            while i < n:
+                for j in range(min(n, i + longest), i, -1):
+                    t = get(marked[i:j])
+                    if t is not None:
+                        lo = where[max(i - 1, 0)]
+                        found.append((t, lo, where[j - 2] + 1 if j >= 2 else lo))
+                        i = j
+                        break
+                else:
+                    found = []
+                    break
+            if not found:
+                found = [(self.specials["unk"], where[0], where[-1] + 1)]
+            for t, lo, hi in found:
+                ids.append(t)
+                starts.append(lo)
+                ends.append(hi)
+
     # -- detokenize ------------------------------------------------------------------
 
     def piece(self, i, special):
@@ -390,7 +454,7 @@ class GGUFVocab:
         if attr & (UNKNOWN | CONTROL | USER_DEFINED):
             return text.encode("utf-8", "surrogateescape")
         if attr & NORMAL:
-            if self.kind == "SPM" or self.escape_whitespaces:
+            if self.kind != "BPE" or self.escape_whitespaces:
                 return text.replace(_SPACE, " ").encode("utf-8", "surrogateescape")
             return _byte_decode(text)
         if attr & BYTE:
@@ -415,6 +479,12 @@ class GGUFVocab:
         if self.clean_spaces:
             out = _clean_spaces(bytes(out))
         return bytes(out)
+
+
+def _is_chinese(cp):
+    return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF
+            or 0x2A700 <= cp <= 0x2B73F or 0x2B740 <= cp <= 0x2B81F
+            or 0x2B920 <= cp <= 0x2CEAF or 0xF900 <= cp <= 0xFAFF or 0x2F800 <= cp <= 0x2FA1F)
 
 
 def _flag(meta, key, default, path):

@@ -30,7 +30,7 @@ ORACLE = Path(__file__).resolve().parent / "gguf_oracle.mjs"
 VOCABS = sorted(name for name in assets.ASSETS
                 if name.startswith("ggml-vocab-") and name.endswith(".gguf"))
 # The kinds llama.cpp has that we do not read yet: refused by name, not guessed.
-NOT_YET = {"ggml-vocab-nomic-bert-moe.gguf": "t5"}
+NOT_YET: dict = {}
 SEPARATOR = "\n__ggml_vocab_test__\n"
 
 

@@ -34,6 +34,16 @@ NOT_YET: dict = {}
 SEPARATOR = "\n__ggml_vocab_test__\n"
 
 
+_LOADED: dict = {}
+
+
+def _load(path):
+    """Each file loaded once for the tests of this module."""
+    if path not in _LOADED:
+        _LOADED[path] = subword_lab.load(path)
+    return _LOADED[path]
+
+
 def _node_ready():
     return shutil.which("node") and (ROOT / "node_modules" / "node-llama-cpp").is_dir()
 
@@ -95,7 +105,7 @@ def test_ids_and_decode_equal_llama_cpp(name, paths, texts):
         with pytest.raises(SubwordLabError, match=f"'{NOT_YET[name]}' is not supported"):
             subword_lab.load(path)
         return
-    tok = subword_lab.load(path)
+    tok = _load(path)
     batch = texts + _own_specials(tok)
     assert len(batch) >= 1000
     ref = _oracle(path, batch)
@@ -108,7 +118,7 @@ def test_ids_and_decode_equal_llama_cpp(name, paths, texts):
 def test_llama_cpp_own_vectors(name, paths):
     inputs = paths[name + ".inp"].read_text(encoding="utf-8").split(SEPARATOR)[:-1]
     outputs = paths[name + ".out"].read_text(encoding="utf-8").split("\n")
-    tok = subword_lab.load(paths[name])
+    tok = _load(paths[name])
     assert len(inputs) > 20
     for text, line in zip(inputs, outputs):
         expected = [int(x) for x in line.split()]

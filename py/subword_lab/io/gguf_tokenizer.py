@@ -28,7 +28,8 @@ from ..encoding import Encoding
 from ..tokenizer import Tokenizer
 from .files import check_options, with_path
 from .gguf import read_gguf
-from .gguf_vocab import CONTROL, UNKNOWN, USER_DEFINED, TYPE_NAMES, GGUFVocab
+from .gguf_attrs import CONTROL, TYPE_NAMES, UNKNOWN, USER_DEFINED
+from .gguf_vocab import GGUFVocab
 
 __all__ = ["load_gguf", "build_gguf", "GGUFTokenizer", "gguf_summary"]
 
@@ -58,7 +59,8 @@ class GGUFTokenizer(Tokenizer):
         ids = {}
         for i, t in enumerate(vocab.tokens):
             ids.setdefault(t, i)
-        merges = [pair for pair, _ in sorted(vocab.ranks.items(), key=lambda kv: kv[1])
+        # vocab.ranks keeps llama.cpp's first rank of each pair, in rank order
+        merges = [pair for pair in vocab.ranks
                   if pair[0] in ids and pair[1] in ids and pair[0] + pair[1] in ids]
         super().__init__(models.BPE(ids, merges, byte_fallback=vocab.kind == "SPM"))
         self.gguf = vocab

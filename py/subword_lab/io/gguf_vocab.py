@@ -16,28 +16,19 @@ refused by name.
 """
 from __future__ import annotations
 
-import heapq
-import struct
-
 from ..core import byte_level
 from ..core.errors import SubwordLabError
-from . import gguf_unicode as U
-from .gguf_pretokenize import pre_kind, split_words
+from . import gguf_detokenize, gguf_unigram as unigram, gguf_wordpiece as wordpiece
+from .gguf_attrs import (BY_TEXT, CONTROL, END_OF_GENERATION, LSTRIP, NORMAL, RSTRIP,
+                         SPACE as _SPACE, TOKEN_TYPES, UNKNOWN, UNUSED, USER_DEFINED)
+from .gguf_merges import bpe_merge, spm_merge
+from .gguf_pre_kinds import pre_kind
+from .gguf_pretokenize import split_words
 
-__all__ = ["GGUFVocab", "ATTR", "TOKEN_TYPES", "SUPPORTED_MODELS"]
-
-# llama.cpp's token attributes (bit flags) and the GGUF token types they come from.
-ATTR = {"undefined": 0, "unknown": 1, "unused": 2, "normal": 4, "control": 8,
-        "user_defined": 16, "byte": 32, "normalized": 64, "lstrip": 128, "rstrip": 256}
-UNKNOWN, UNUSED, NORMAL, CONTROL, USER_DEFINED, BYTE = 1, 2, 4, 8, 16, 32
-LSTRIP, RSTRIP = 128, 256
-TOKEN_TYPES = {0: 0, 1: NORMAL, 2: UNKNOWN, 3: CONTROL, 4: USER_DEFINED, 5: UNUSED, 6: BYTE}
-TYPE_NAMES = {1: "normal", 2: "unknown", 3: "control", 4: "user-defined", 5: "unused",
-              6: "byte"}
+__all__ = ["GGUFVocab", "SUPPORTED_MODELS"]
 
 SUPPORTED_MODELS = ("gpt2", "gemma4", "llama", "bert", "t5")
-_KNOWN_UNSUPPORTED = ( "rwkv", "plamo2", "hybriddna", "whitespace", "test")
-_SPACE = "\u2581"
+_KNOWN_UNSUPPORTED = ("rwkv", "plamo2", "hybriddna", "whitespace", "test")
 _ASCII_SPACE = " \t\n\v\f\r"
 
 _SPECIAL_KEYS = [("bos", "bos_token_id"), ("eos", "eos_token_id"), ("eot", "eot_token_id"),
@@ -48,30 +39,6 @@ _SPECIAL_KEYS = [("bos", "bos_token_id"), ("eos", "eos_token_id"), ("eot", "eot_
                  ("fim_pad", "fim_pad_token_id"), ("fim_rep", "fim_rep_token_id"),
                  ("fim_sep", "fim_sep_token_id"), ("fim_pre", "prefix_token_id"),
                  ("fim_suf", "suffix_token_id"), ("fim_mid", "middle_token_id")]
-
-# Token texts llama.cpp recognises when the file names no such id (first found wins
-# the id; all found are made control tokens), and those that end generation.
-_BY_TEXT = {
-    "eot": ["<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
-            "<|end_of_text|>", "<EOT>", "_<EOT>", "[EOT]", "<\uff5cend\u2581of\u2581sentence\uff5c>",
-            "<end_of_utterance>"],
-    "eom": ["<|eom_id|>"],
-    "fim_pre": ["<|fim_prefix|>", "<fim-prefix>", "<fim_prefix>", "<\uff5cfim\u2581begin\uff5c>",
-                "<PRE>", "\u2581<PRE>", "<|code_prefix|>", "<|prefix|>"],
-    "fim_suf": ["<|fim_suffix|>", "<fim-suffix>", "<fim_suffix>", "<\uff5cfim\u2581hole\uff5c>",
-                "<SUF>", "\u2581<SUF>", "<|code_suffix|>", "<|suffix|>"],
-    "fim_mid": ["<|fim_middle|>", "<fim-middle>", "<fim_middle>", "<\uff5cfim\u2581end\uff5c>",
-                "<MID>", "\u2581<MID>", "<|code_middle|>", "<|middle|>"],
-    "fim_pad": ["<|fim_pad|>", "<fim-pad>", "<fim_pad>", "<PAD>", "[PAD]"],
-    "fim_rep": ["<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", "<reponame>"],
-    "fim_sep": ["<|file_sep|>"],
-}
-_END_OF_GENERATION = {
-    "<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<|flush|>",
-    "<|calls|>", "<end_of_turn>", "<|endoftext|>", "</s>", "<|eom_id|>", "<EOT>", "_<EOT>",
-    "[EOT]", "[EOS]", "<|end_of_text|>", "<end_of_utterance>", "<eos>", "<turn|>",
-    "<|tool_response>", "<\uff5cend\u2581of\u2581sentence\uff5c>", "[e~["}
-
 
 def _get(meta, key, kinds, path, default=None):
     value = meta.get(key, default)
@@ -141,7 +108,7 @@ class GGUFVocab:
         elif self.kind == "UGM":
             self.escape_whitespaces, self.add_eos = True, True
             specials.update(eos=1, unk=2, pad=0)
-            self.charsmap = _charsmap(meta, path)
+            self.charsmap = unigram.charsmap(meta, path)
         elif self.kind == "WPM":
             self.clean_spaces, self.add_bos, self.add_sep = True, True, True
             specials.update(bos=101, unk=100, sep=102, pad=0, mask=103)
@@ -213,7 +180,7 @@ class GGUFVocab:
     def _by_text(self, meta):
         """llama.cpp's token-text rules: control tokens it recognises by name."""
         attrs, specials, ids = self.attrs, self.specials, self.token_to_id
-        for name, texts in _BY_TEXT.items():
+        for name, texts in BY_TEXT.items():
             if specials[name] is not None:
                 continue
             for text in texts:
@@ -227,7 +194,7 @@ class GGUFVocab:
                 attrs[i] |= UNUSED
         eog = {specials[k] for k in ("fim_pad", "fim_rep", "fim_sep", "eos", "eot", "eom")
                if specials[k] is not None}
-        for text in _END_OF_GENERATION:
+        for text in END_OF_GENERATION:
             i = ids.get(text)
             if i is not None:
                 eog.add(i)
@@ -318,9 +285,9 @@ class GGUFVocab:
             if self.kind == "SPM":
                 self._spm(text[start:end], start, prev_special, ids, starts, ends)
             elif self.kind == "WPM":
-                self._wpm(text, start, end, ids, starts, ends)
+                wordpiece.encode(self, text, start, end, ids, starts, ends)
             elif self.kind == "UGM":
-                self._ugm(text, start, end, ids, starts, ends)
+                unigram.encode(self, text, start, end, ids, starts, ends)
             else:
                 self._bpe(text[start:end], start, ids, starts, ends)
             prev_special = False
@@ -345,7 +312,7 @@ class GGUFVocab:
                 whole = [len(units)]
             elif self.pre == "gemma4" and not word.strip("\n") and units in vocab:
                 whole = [len(units)]
-            lengths = whole or _bpe_merge(units, self.ranks)
+            lengths = whole or bpe_merge(units, self.ranks)
             at = 0
             for length in lengths:
                 piece = units[at:at + length]
@@ -371,7 +338,7 @@ class GGUFVocab:
     def _spm(self, text, base, prev_special, ids, starts, ends):
         shift = 1 if self.add_space_prefix and prev_special else 0
         escaped = (" " * shift + text).replace(" ", _SPACE)
-        lengths = _spm_merge(escaped, self.token_to_id, self.scores)
+        lengths = spm_merge(escaped, self.token_to_id, self.scores)
         at = 0
         token_to_id = self.token_to_id.get
         for length in lengths:
@@ -398,278 +365,13 @@ class GGUFVocab:
                     ends.append(hi)
             at += length
 
-    def _wpm_words(self, text, start, end):
-        """llama.cpp's BERT pre-processing: [(word, [original index per char])]."""
-        words, word, where = [], [], []
-        for k in range(start, end):
-            cp = ord(text[k])
-            if self.strip_accents:
-                cp = U.nfd_base(cp)
-            cat = U.category(cp)
-            if cp in U.WHITESPACE:
-                if word:
-                    words.append(("".join(word), where))
-                    word, where = [], []
-                continue
-            if cp == 0 or cp == 0xFFFD or cat == U.CONTROL:
-                continue
-            if self.strip_accents and cat == U.MARK:
-                continue
-            ch = chr(U.lower(cp) if self.lowercase else cp)
-            if cat == U.PUNCTUATION or (cp < 0x7F and cat == U.SYMBOL) or _is_chinese(cp):
-                if word:
-                    words.append(("".join(word), where))
-                words.append((ch, [k]))
-                word, where = [], []
-            else:
-                word.append(ch)
-                where.append(k)
-        if word:
-            words.append(("".join(word), where))
-        return words
-
-    def _wpm(self, text, start, end, ids, starts, ends):
-        get, longest = self.token_to_id.get, self.max_chars
-        for word, where in self._wpm_words(text, start, end):
-            marked = _SPACE + word
-            n, i, found = len(marked), 0, []
-            while i < n:
-                for j in range(min(n, i + longest), i, -1):
-                    t = get(marked[i:j])
-                    if t is not None:
-                        lo = where[max(i - 1, 0)]
-                        found.append((t, lo, where[j - 2] + 1 if j >= 2 else lo))
-                        i = j
-                        break
-                else:
-                    found = []
-                    break
-            if not found:
-                found = [(self.specials["unk"], where[0], where[-1] + 1)]
-            for t, lo, hi in found:
-                ids.append(t)
-                starts.append(lo)
-                ends.append(hi)
-
-    def _ugm_tables(self):
-        if self._pieces is None:
-            attrs, scores = self.attrs, self.scores
-            matchable, prefixes, user = {}, set(), set()
-            low = min((scores[i] for i, a in enumerate(attrs) if a & NORMAL),
-                      default=3.4028234663852886e38)
-            for i, t in enumerate(self.tokens):
-                a = attrs[i]
-                if a & (NORMAL | USER_DEFINED | UNUSED):
-                    raw = t.encode("utf-8", "surrogateescape")
-                    matchable[raw] = i  # the trie keeps the last id of a text
-                    prefixes.update(raw[:k] for k in range(1, len(raw) + 1))
-                if a & USER_DEFINED:
-                    user.add(t.encode("utf-8", "surrogateescape"))
-            unknown = _float32(_float32(low) - 10.0)
-            self._pieces = (matchable, prefixes, sorted(user, key=len, reverse=True), unknown)
-        return self._pieces
-
-    def _ugm_normalize(self, text, start, end):
-        """llama.cpp's UGM normalization of text[start:end]: (bytes, [(first, last + 1)
-        original index per byte])."""
-        matchable, prefixes, user, _ = self._ugm_tables()
-        data = text[start:end].encode("utf-8", "surrogatepass")
-        char_at = [start + k for k, ch in enumerate(text[start:end])
-                   for _ in range(len(ch.encode("utf-8", "surrogatepass")))]
-        space = _SPACE.encode() if self.escape_whitespaces else b" "
-        prepend = self.add_space_prefix
-        merge = self.remove_extra_whitespaces
-        out, where = bytearray(), []
-        prepended, in_word, at = False, False, 0
-        while at < len(data):
-            piece, used = self._ugm_prefix(data, at, user)
-            span = (char_at[at], char_at[at + used - 1] + 1)
-            for c in piece:
-                if c != 32:
-                    if not in_word:
-                        in_word = True
-                        if (prepend and not prepended) or merge:
-                            out += space
-                            where += [span] * len(space)
-                            prepended = True
-                    out.append(c)
-                    where.append(span)
-                else:
-                    in_word = False
-                    if not merge:
-                        out += space
-                        where += [span] * len(space)
-            at += used
-        return bytes(out), where
-
-    def _ugm_prefix(self, data, at, user):
-        for u in user:
-            if data.startswith(u, at):
-                return u, len(u)
-        found = self.charsmap.longest(data, at) if self.charsmap else None
-        if found is not None:
-            return found
-        n = _utf8_len(data[at])
-        return data[at:at + n], n
-
-    def _ugm(self, text, start, end, ids, starts, ends):
-        matchable, prefixes, _, unknown = self._ugm_tables()
-        data, where = self._ugm_normalize(text, start, end)
-        n = len(data)
-        if not n:
-            return
-        unk = self.specials["unk"]
-        attrs, scores = self.attrs, self.scores
-        best = [(unk, 0, float("-inf"))] * (n + 1)
-        best[0] = (unk, 0, 0.0)
-        at = 0
-        while at < n:
-            width = min(_utf8_len(data[at]), n - at)
-            base = best[at][2]
-            single = False
-            k = at + 1
-            while k <= n and data[at:k] in prefixes:
-                i = matchable.get(data[at:k])
-                if i is not None:
-                    if k - at == width:
-                        single = True
-                    score = base + (0.0 if attrs[i] & USER_DEFINED else scores[i])
-                    if score > best[k][2]:
-                        best[k] = (i, at, score)
-                k += 1
-            if not single:
-                score = base + unknown
-                if score > best[at + width][2]:
-                    best[at + width] = (unk, at, score)
-            at += width
-        found, k, prev_unknown = [], n, False
-        while True:
-            i, begin, _ = best[k]
-            is_unknown = i == unk
-            if not (prev_unknown and is_unknown):
-                found.append((i, begin, k))
-            else:  # a run of unknowns is one token: widen the one kept
-                found[-1] = (i, begin, found[-1][2])
-            if begin == 0:
-                break
-            prev_unknown = is_unknown
-            k = begin
-        for i, lo, hi in reversed(found):
-            ids.append(i)
-            starts.append(min(s for s, _ in where[lo:hi]))
-            ends.append(max(e for _, e in where[lo:hi]))
-
-    # -- detokenize ------------------------------------------------------------------
-
     def piece(self, i, special):
-        """llama.cpp's token_to_piece as bytes (empty for a control token unless
-        `special`)."""
-        attr = self.attrs[i]
-        if not special and attr & (UNKNOWN | CONTROL):
-            return b""
-        text = self.tokens[i]
-        if attr & (UNKNOWN | CONTROL | USER_DEFINED):
-            return text.encode("utf-8", "surrogateescape")
-        if attr & NORMAL:
-            if self.kind != "BPE" or self.escape_whitespaces:
-                return text.replace(_SPACE, " ").encode("utf-8", "surrogateescape")
-            return _byte_decode(text)
-        if attr & BYTE:
-            try:
-                return bytes([int(text[3:5], 16)])
-            except ValueError:
-                return b"\x00"
-        return b""
+        """llama.cpp's token_to_piece, as bytes."""
+        return gguf_detokenize.piece(self, i, special)
 
     def decode_bytes(self, ids, special=False):
         """llama_detokenize(ids, remove_special=False, unparse_special=special)."""
-        out = bytearray()
-        n = len(self.tokens)
-        for k, i in enumerate(ids):
-            if not 0 <= i < n:
-                raise SubwordLabError(f"token id {i} is not in the vocabulary (0-{n - 1})",
-                                      field="ids")
-            piece = self.piece(i, special)
-            if k == 0 and self.add_space_prefix and piece[:1] == b" ":
-                piece = piece[1:]
-            out += piece
-        if self.clean_spaces:
-            out = _clean_spaces(bytes(out))
-        return bytes(out)
-
-
-def _float32(x):
-    return struct.unpack("<f", struct.pack("<f", x))[0]
-
-
-def _utf8_len(first_byte):
-    return (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4)[first_byte >> 4]
-
-
-class _Charsmap:
-    """sentencepiece's precompiled charsmap as llama.cpp walks it: the longest prefix
-    in the XOR-compressed double array, then its NUL-terminated replacement."""
-
-    def __init__(self, blob, path):
-        if len(blob) < 4:
-            raise SubwordLabError("too short for its header", path=path, field=_CHARSMAP)
-        (size,) = struct.unpack_from("<I", blob)
-        if size + 4 >= len(blob):
-            raise SubwordLabError("its array runs past its end", path=path, field=_CHARSMAP)
-        self.array = struct.unpack_from(f"<{size // 4}I", blob, 4)
-        self.replacements = blob[4 + size:]
-        self.path = path
-
-    def _node(self, i):
-        if i >= len(self.array):
-            raise SubwordLabError("index out of its array", path=self.path, field=_CHARSMAP)
-        return self.array[i]
-
-    def _base(self, i):
-        node = self._node(i)
-        return (node >> 10) << ((node & (1 << 9)) >> 6)
-
-    def longest(self, data, at):
-        node, length, offset = self._base(0), 0, 0
-        for k in range(at, len(data)):
-            c = data[k]
-            if c == 0:
-                break
-            node ^= c
-            if self._node(node) & ((1 << 31) | 0xFF) != c:
-                break
-            leaf = (self._node(node) >> 8) & 1
-            node ^= self._base(node)
-            if leaf:
-                length, offset = k - at + 1, self._node(node) & ((1 << 31) - 1)
-        if not length:
-            return None
-        if offset >= len(self.replacements):
-            raise SubwordLabError("a replacement out of its bounds", path=self.path,
-                                  field=_CHARSMAP)
-        end = self.replacements.find(b"\0", offset)
-        if end < 0:
-            raise SubwordLabError("an unterminated replacement", path=self.path,
-                                  field=_CHARSMAP)
-        return self.replacements[offset:end], length
-
-
-_CHARSMAP = "tokenizer.ggml.precompiled_charsmap"
-
-
-def _charsmap(meta, path):
-    blob = meta.get(_CHARSMAP)
-    if blob is None:
-        return None
-    if not isinstance(blob, list) or not all(isinstance(b, int) for b in blob):
-        raise SubwordLabError("expected an array of bytes", path=path, field=_CHARSMAP)
-    return _Charsmap(bytes(b & 0xFF for b in blob), path)
-
-
-def _is_chinese(cp):
-    return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF
-            or 0x2A700 <= cp <= 0x2B73F or 0x2B740 <= cp <= 0x2B81F
-            or 0x2B920 <= cp <= 0x2CEAF or 0xF900 <= cp <= 0xFAFF or 0x2F800 <= cp <= 0x2FA1F)
+        return gguf_detokenize.decode_bytes(self, ids, special)
 
 
 def _flag(meta, key, default, path):
@@ -679,130 +381,3 @@ def _flag(meta, key, default, path):
     return value
 
 
-_UNICODE_TO_BYTE = byte_level.unicode_to_bytes()
-
-
-def _byte_decode(text):
-    out = bytearray()
-    for ch in text:
-        b = _UNICODE_TO_BYTE.get(ch)
-        if b is None:  # llama.cpp writes the unknown character out, marked
-            raw = ch.encode("utf-8", "surrogateescape")
-            out += b"[UNK_BYTE_0x" + raw.hex().encode() + text.encode("utf-8", "surrogateescape") + b"]"
-        else:
-            out.append(b)
-    return bytes(out)
-
-
-def _clean_spaces(data):
-    """llama.cpp's clean-up after detokenizing (clean_spaces), pass for pass and in
-    place as it does: " ?" " !" " ." " ," lose their space; " ' " loses both spaces;
-    " 's" " 'm" " 're" " 've" lose theirs."""
-    t = bytearray(data)
-    total = len(t)
-    end, total = total, 1 if total else 0
-    for i in range(1, end):
-        x = t[i]
-        if t[i - 1] == 32 and x in (63, 33, 46, 44):
-            total -= 1
-        t[total] = x
-        total += 1
-    end, total, i = total, 1 if total else 0, 1
-    while i < end:
-        x = t[i]
-        if x == 39 and i + 1 < end and t[i - 1] == 32 and t[i + 1] == 32:
-            total -= 1
-            i += 1
-            t[i] = 0
-        t[total] = x
-        total += 1
-        i += 1
-    end, total = total, 1 if total else 0
-    for i in range(1, end):
-        x = t[i]
-        if t[i - 1] == 32 and x == 39 and i + 1 < end:
-            x1 = t[i + 1]
-            if x1 in (115, 109):  # 's 'm
-                total -= 1
-            elif x1 not in (116, 100) and i + 2 < end and (x1, t[i + 2]) in ((114, 101),
-                                                                              (118, 101)):
-                total -= 1  # 're 've
-        t[total] = x
-        total += 1
-    return bytes(t[:total])
-
-
-def _bpe_merge(units, ranks):
-    """Merge lengths of a word: llama.cpp's BPE (lowest merge rank first, leftmost on
-    ties), over `units` (one character each)."""
-    n = len(units)
-    if n < 2:
-        return [n] if n else []
-    texts = list(units)
-    nxt = list(range(1, n + 1))
-    nxt[-1] = -1
-    prv = list(range(-1, n - 1))
-    heap = []
-    get = ranks.get
-    for i in range(n - 1):
-        r = get((texts[i], texts[i + 1]))
-        if r is not None:
-            heap.append((r, i, i + 1, texts[i] + texts[i + 1]))
-    heapq.heapify(heap)
-    while heap:
-        r, left, right, joined = heapq.heappop(heap)
-        lt, rt = texts[left], texts[right]
-        if not lt or not rt or lt + rt != joined:
-            continue
-        texts[left] = joined
-        texts[right] = ""
-        nxt[left] = nxt[right]
-        if nxt[right] >= 0:
-            prv[nxt[right]] = left
-        p = prv[left]
-        if p >= 0:
-            r2 = get((texts[p], joined))
-            if r2 is not None:
-                heapq.heappush(heap, (r2, p, left, texts[p] + joined))
-        q = nxt[left]
-        if q >= 0:
-            r2 = get((joined, texts[q]))
-            if r2 is not None:
-                heapq.heappush(heap, (r2, left, q, joined + texts[q]))
-    return [len(t) for t in texts if t]
-
-
-def _spm_merge(text, token_to_id, scores):
-    """Merge lengths of a text: llama.cpp's SPM (highest score of the merged token
-    first, leftmost on ties), over characters."""
-    n = len(text)
-    if n < 2:
-        return [n] if n else []
-    sizes = [1] * n
-    nxt = list(range(1, n + 1))
-    nxt[-1] = -1
-    prv = list(range(-1, n - 1))
-    heap = []
-    get = token_to_id.get
-
-    def push(left, right):
-        if left < 0 or right < 0:
-            return
-        joined = text[left:right + sizes[right]]
-        i = get(joined)
-        if i is not None:
-            heapq.heappush(heap, (-scores[i], left, right, len(joined)))
-    for i in range(n - 1):
-        push(i, i + 1)
-    while heap:
-        _, left, right, size = heapq.heappop(heap)
-        if not sizes[left] or not sizes[right] or sizes[left] + sizes[right] != size:
-            continue
-        sizes[left] += sizes[right]
-        sizes[right] = 0
-        nxt[left] = nxt[right]
-        if nxt[right] >= 0:
-            prv[nxt[right]] = left
-        push(prv[left], left)
-        push(left, nxt[left])
-    return [s for s in sizes if s]

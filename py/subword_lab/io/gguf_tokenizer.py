@@ -162,6 +162,8 @@ def _rules(vocab, meta):
             "add_bos": vocab.add_bos, "add_eos": vocab.add_eos,
             "add_space_prefix": vocab.add_space_prefix,
             "special_ids": {k: v for k, v in vocab.specials.items() if v is not None},
+            "special_tokens": {vocab.tokens[v]: v for v in vocab.specials.values()
+                               if v is not None},
             "special_tokens_default": "recognise",
             "chat_template": "tokenizer.chat_template" in meta,
             "notes": notes}

@@ -74,15 +74,7 @@ def _scan_gpt2(text, start, end, out):
                 out.append(p - pos)
                 pos = p
                 continue
-            spaces = 0
-            while flags[pos + spaces] & _WS:
-                spaces += 1
-            if spaces > 1 and pos + spaces < n:
-                step = spaces - 1
-            elif spaces > 0:
-                step = spaces
-            else:
-                step = 1
+            step = _space_step(flags, pos, n, 0)
             out.append(step)
             pos += step
 
@@ -148,16 +140,20 @@ def _scan_llama3(text, start, end, out, digits=3, marks=False):
             if cp(pos + spaces) in _CR_LF:
                 last_break = pos + spaces + 1
             spaces += 1
-        if last_break > 0:
-            step = last_break - pos
-        elif spaces > 1 and pos + spaces < n:
-            step = spaces - 1
-        elif spaces > 0:
-            step = spaces
-        else:
-            step = 1
+        step = last_break - pos if last_break else _space_step(flags, pos, n, spaces)
         out.append(step)
         pos += step
+
+
+def _space_step(flags, pos, n, spaces):
+    """The whitespace rules at `pos` (`\\s+(?!\\S)|\\s+`): a run of spaces
+    before a non-space gives all but its last; at the end, all; no space, one
+    character. `spaces` counts the run when the caller has (0: count it here)."""
+    while flags[pos + spaces] & _WS:
+        spaces += 1
+    if spaces > 1 and pos + spaces < n:
+        return spaces - 1
+    return spaces or 1
 
 
 def _scan_newlines(text, start, end, out):

@@ -65,3 +65,6 @@ def test_a_multi_gib_gguf_opens_from_its_header(app, tmp_path):
     assert len(header) <= reads["sliceEnd"] <= max(len(header), 4 << 20) < SIZE
     assert app.page.get_by_test_id("error").inner_text() == ""
     app.page.screenshot(path=shot_path("gguf-open.png"))
+    app.page.set_viewport_size({"width": 390, "height": 844})
+    app.page.get_by_test_id("rules-text").scroll_into_view_if_needed()
+    app.page.screenshot(path=shot_path("gguf-open-phone.png"))

@@ -123,3 +123,41 @@ def test_cli_refuses_a_broken_gguf_in_one_line(tmp_path):
         assert done.returncode == 2
         err = done.stderr.decode()
         assert err.startswith("error: ") and str(path) in err and "Traceback" not in err
+
+
+BAD_METADATA = {
+    "scores too short": ("tokenizer.ggml.scores", ("array", "float32"), [0.0]),
+    "scores of text": ("tokenizer.ggml.scores", ("array", "string"), ["a"] * 300),
+    "token types of text": ("tokenizer.ggml.token_type", ("array", "string"), ["x"] * 300),
+    "add_bos not a bool": ("tokenizer.ggml.add_bos_token", "uint8", 1),
+    "negative special id": ("tokenizer.ggml.bos_token_id", "int32", -5),
+    "pre not a string": ("tokenizer.ggml.pre", "uint32", 7),
+    "charsmap on gpt2 ignored, bad add_space_prefix": (
+        "tokenizer.ggml.add_space_prefix", "string", "yes"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_METADATA))
+def test_malformed_tokenizer_metadata_is_one_error_naming_the_key(tmp_path, case):
+    key, kind, value = BAD_METADATA[case]
+    path, _ = _bpe_file(tmp_path, extra=[(key, kind, value)], pre="gpt-2")
+    if key == "tokenizer.ggml.pre":  # given twice otherwise: write it alone
+        path, _ = _bpe_file(tmp_path, extra=[], pre="gpt-2")
+        data = path.read_bytes().replace(W.kv("tokenizer.ggml.pre", "string", "gpt-2"),
+                                         W.kv(key, kind, value))
+        path.write_bytes(data)
+    with pytest.raises(SubwordLabError) as info:
+        subword_lab.load(path)
+    assert info.value.field == key and str(path) in str(info.value), str(info.value)
+
+
+def test_a_missing_byte_token_is_an_error_as_in_llama_cpp(tmp_path):
+    # SentencePiece-style vocabulary without byte tokens: "é" has no token at all
+    tokens = ["<unk>", "<s>", "</s>", "\u2581", "a"]
+    path = tmp_path / "spm.gguf"
+    path.write_bytes(W.gguf(W.tokenizer_entries("llama", tokens, types=[2, 3, 3, 1, 1],
+                                                scores=[0.0] * 5)))
+    tok = subword_lab.load(path)
+    assert tok.encode("a a", add_special_tokens=False).ids == [3, 4, 3, 4]
+    with pytest.raises(SubwordLabError, match="no token for the byte 0xC3"):
+        tok.encode("é")

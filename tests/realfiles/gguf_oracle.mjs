@@ -25,7 +25,7 @@ for (let k = 0; k < request.texts.length; k++) {
     out.decodePlain.push(model.detokenize(out.plain[k], false));
     out.decodeSpecial.push(model.detokenize(out.special[k], true));
 }
-// wall-clock seconds, for tools/bench_gguf.py (the tests do not read them)
+// wall-clock seconds, for bench/bench_gguf.py (the tests do not read them)
 out.seconds = {load: (loaded - started) / 1000, tokenize: (tokenized - loaded) / 1000};
 process.stdout.write(JSON.stringify(out));
 await model.dispose();

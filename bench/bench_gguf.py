@@ -2,7 +2,7 @@
 (node-llama-cpp, tests/realfiles/gguf_oracle.mjs), in one run, on the hard inputs of
 tests/realfiles (both special-token modes). Prints a Markdown table for BENCHMARKS.md.
 
-    python3 tools/bench_gguf.py [NAME ...]
+    python3 bench/bench_gguf.py [NAME ...]
 """
 from __future__ import annotations
 
@@ -46,8 +46,8 @@ def main(names):
         ref = json.loads(run.stdout)["seconds"]
         load, enc = t1 - t0, t2 - t1
         print(f"| {name[len('ggml-vocab-'):-len('.gguf')]} | {load:.2f} / {ref['load']:.2f} | "
-              f"{load / ref['load']:.0f}x | {enc:.2f} / {ref['tokenize']:.2f} | "
-              f"{enc / ref['tokenize']:.0f}x |", flush=True)
+              f"{load / ref['load']:.2f}x | {enc:.2f} / {ref['tokenize']:.2f} | "
+              f"{enc / ref['tokenize']:.1f}x |", flush=True)
 
 
 if __name__ == "__main__":

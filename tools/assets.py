@@ -291,7 +291,7 @@ ASSETS = {
     "ggml-vocab-bert-bge.gguf": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-bert-bge.gguf",
         "fbcbe22278fb302694d5f4a41bfe48c5f90e8e3554eab1c0435387dff654a854",
-        "BGE (BAAI, BERT WordPiece)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (BGE)", "no"),
+        "BGE (BAAI, BERT WordPiece)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (BGE)", "yes"),
     "ggml-vocab-bert-bge.gguf.inp": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-bert-bge.gguf.inp",
         "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
@@ -339,7 +339,7 @@ ASSETS = {
     "ggml-vocab-falcon.gguf": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-falcon.gguf",
         "9f0bf8b0733680398b72e652e90f260f43782f326e75545fc0e49611a5ba35ad",
-        "Falcon (TII)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (Falcon 7B/40B)", "no"),
+        "Falcon (TII)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (Falcon 7B/40B)", "yes"),
     "ggml-vocab-falcon.gguf.inp": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-falcon.gguf.inp",
         "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
@@ -375,7 +375,7 @@ ASSETS = {
     "ggml-vocab-gpt-neox.gguf": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gpt-neox.gguf",
         "ae593a7f9b8bb174ed4f5019e41530463e4dac7aa06e42dee8aa650d2bdac53d",
-        "GPT-NeoX (EleutherAI)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (GPT-NeoX-20B)", "no"),
+        "GPT-NeoX (EleutherAI)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (GPT-NeoX-20B)", "yes"),
     "ggml-vocab-llama-bpe.gguf": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-llama-bpe.gguf",
         "97272e430d53bc7688f52d5e0ad8ea8f163ede9f1bbd1694feaa504797d5d96e",
@@ -403,7 +403,7 @@ ASSETS = {
     "ggml-vocab-mpt.gguf": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-mpt.gguf",
         "59dc382612866d1fc6c11ea531318d327598f3412d9c8f8600607cdf3030898f",
-        "MPT (MosaicML)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (MPT-7B)", "no"),
+        "MPT (MosaicML)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (MPT-7B)", "yes"),
     "ggml-vocab-mpt.gguf.inp": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-mpt.gguf.inp",
         "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
@@ -415,11 +415,11 @@ ASSETS = {
     "ggml-vocab-nomic-bert-moe.gguf": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-nomic-bert-moe.gguf",
         "90a6746926454784a98389ad36a36d89bc9cfc81db9cb0f33c941bcc959fe5f9",
-        "Nomic Embed v2 MoE (XLM-R Unigram)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (nomic-embed-text-v2-moe)", "no"),
+        "Nomic Embed v2 MoE (XLM-R Unigram)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (nomic-embed-text-v2-moe)", "yes"),
     "ggml-vocab-phi-3.gguf": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-phi-3.gguf",
         "967d7190d11c4842eab697079d98d56c2116e10eb617be355a2733bfc132e326",
-        "Phi-3 (Microsoft)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (Phi-3)", "no"),
+        "Phi-3 (Microsoft)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (Phi-3)", "yes"),
     "ggml-vocab-phi-3.gguf.inp": Asset(
         _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-phi-3.gguf.inp",
         "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",

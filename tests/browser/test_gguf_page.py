@@ -68,3 +68,22 @@ def test_a_multi_gib_gguf_opens_from_its_header(app, tmp_path):
     app.page.set_viewport_size({"width": 390, "height": 844})
     app.page.get_by_test_id("rules-text").scroll_into_view_if_needed()
     app.page.screenshot(path=shot_path("gguf-open-phone.png"))
+
+
+def test_gguf_presets_tokenize_as_llama_cpp(app):
+    """The catalog's GGUF presets whose licences allow shipping them (docs/presets.md)."""
+    app.open()
+    for preset, asset, bos in (("phi-3-gguf", "ggml-vocab-phi-3.gguf", [1]),
+                               ("bge-gguf", "ggml-vocab-bert-bge.gguf", None),
+                               ("falcon-gguf", "ggml-vocab-falcon.gguf", [])):
+        path = assets.fetch([asset], quiet=True)[asset]
+        expected = _llama_cpp_ids(path, TEXT)
+        app.select(preset)
+        app.type_text(TEXT)
+        ids = app.ids()
+        if bos is None:  # WordPiece: [CLS] ... [SEP] around the text
+            assert ids[1:-1] == expected and len(ids) == len(expected) + 2, preset
+        else:
+            assert ids == bos + expected, preset
+        assert app.page.get_by_test_id("error").inner_text() == ""
+    app.page.screenshot(path=shot_path("gguf-preset.png"))

@@ -10,9 +10,10 @@ import heapq
 __all__ = ["bpe_merge", "spm_merge"]
 
 
-def bpe_merge(units, ranks):
+def bpe_merge(units, ranks, trace=None):
     """Merge lengths of a word: llama.cpp's BPE (lowest merge rank first, leftmost on
-    ties), over `units` (one character each)."""
+    ties), over `units` (one character each). `trace`, a list, receives each merge
+    done as (rank, index of its left unit)."""
     n = len(units)
     if n < 2:
         return [n] if n else []
@@ -33,6 +34,8 @@ def bpe_merge(units, ranks):
         if not lt or not rt or lt + rt != joined:
             continue
         texts[left] = joined
+        if trace is not None:
+            trace.append((r, left))
         texts[right] = ""
         nxt[left] = nxt[right]
         if nxt[right] >= 0:

@@ -26,6 +26,7 @@ from ..added_vocabulary import AddedToken
 from ..core.errors import SubwordLabError
 from ..encoding import Encoding
 from ..tokenizer import Tokenizer
+from . import gguf_events
 from .files import check_options, with_path
 from .gguf import read_gguf
 from .gguf_attrs import CONTROL, TYPE_NAMES, UNKNOWN, USER_DEFINED
@@ -91,9 +92,10 @@ class GGUFTokenizer(Tokenizer):
         self._added_vocabulary = value
 
     def _encode_text(self, text, type_id, word_index, on_event):
+        parse_special = not self.added_vocabulary.encode_special_tokens
         if on_event is not None:
             on_event({"type": "input", "sequence": type_id, "text": text})
-        parse_special = not self.added_vocabulary.encode_special_tokens
+            gguf_events.emit(self.gguf, text, parse_special, type_id, on_event)
         ids, starts, ends = self.gguf.encode(text, parse_special)
         words = [0 if word_index is None else word_index] * len(ids)
         tokens = self.gguf.tokens

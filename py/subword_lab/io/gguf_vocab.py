@@ -293,46 +293,52 @@ class GGUFVocab:
             prev_special = False
         return ids, starts, ends
 
-    def _bpe(self, text, base, ids, starts, ends):
-        token_to_id, vocab = self.token_to_id.get, self.token_to_id
+    def bpe_words(self, text):
+        """The words llama.cpp's BPE sees in a raw fragment: (start, end, units, whole)
+        with `units` the word as merged (GPT-2's byte characters, or raw text with
+        spaces as U+2581) and `whole` true when the word is taken whole."""
+        vocab = self.token_to_id
         if self.escape_whitespaces:
             text = text.replace(" ", _SPACE)
         for w0, w1 in split_words(text, self.regex_key):
             word = text[w0:w1]
+            units = (byte_level.encode_bytes(word.encode("utf-8", "surrogatepass"))
+                     if self.byte_encode else word)
+            whole = units in vocab and (self.ignore_merges or (
+                self.pre == "gemma4" and not word.strip("\n")))
+            yield w0, w1, units, whole
+
+    def fallback_ids(self, piece):
+        """The ids llama.cpp gives a merged piece that is not a token: its bytes'."""
+        out = []
+        for b in piece.encode("utf-8", "surrogateescape"):
             if self.byte_encode:
-                raw = word.encode("utf-8", "surrogatepass")
-                units = byte_level.encode_bytes(raw)
+                key = chr(b) if b < 128 else bytes([b]).decode("utf-8", "surrogateescape")
+            else:
+                key = f"<0x{b:02X}>"
+            j = self.token_to_id.get(key)
+            if j is not None:
+                out.append(j)
+        return out
+
+    def _bpe(self, text, base, ids, starts, ends):
+        token_to_id = self.token_to_id.get
+        for w0, w1, units, whole in self.bpe_words(text):
+            word = text[w0:w1]
+            if self.byte_encode:
                 owner = [w0 + i for i, ch in enumerate(word)
                          for _ in range(len(ch.encode("utf-8", "surrogatepass")))]
             else:
-                units = word
                 owner = list(range(w0, w1))
-            whole = None
-            if self.ignore_merges and units in vocab:
-                whole = [len(units)]
-            elif self.pre == "gemma4" and not word.strip("\n") and units in vocab:
-                whole = [len(units)]
-            lengths = whole or bpe_merge(units, self.ranks)
             at = 0
-            for length in lengths:
+            for length in [len(units)] if whole else bpe_merge(units, self.ranks):
                 piece = units[at:at + length]
                 span = (base + owner[at], base + owner[at + length - 1] + 1)
                 i = token_to_id(piece)
-                if i is not None:
-                    ids.append(i)
-                    starts.append(span[0])
-                    ends.append(span[1])
-                else:
-                    for b in piece.encode("utf-8", "surrogateescape"):
-                        if self.byte_encode:
-                            key = chr(b) if b < 128 else bytes([b]).decode("utf-8", "surrogateescape")
-                        else:
-                            key = f"<0x{b:02X}>"
-                        j = token_to_id(key)
-                        if j is not None:
-                            ids.append(j)
-                            starts.append(span[0])
-                            ends.append(span[1])
+                found = [i] if i is not None else self.fallback_ids(piece)
+                ids.extend(found)
+                starts.extend([span[0]] * len(found))
+                ends.extend([span[1]] * len(found))
                 at += length
 
     def _spm(self, text, base, prev_special, ids, starts, ends):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..core.errors import SubwordLabError
-from ..core.safe_files import _size_cap, check_file_kind
+from ..core.safe_files import MAX_BYTES, check_file_kind
 
 __all__ = ["read_gguf", "GGUFHeader", "GGUFNeedsMore", "MAGIC", "TYPE_NAMES"]
 
@@ -74,11 +74,9 @@ class _Source:
                                   path=self.path, field=key)
         if end <= len(self.data):
             return
-        cap = _size_cap(None)
-        if end > cap:
-            raise SubwordLabError(f"the metadata runs past {cap:,} bytes, the limit (raise "
-                                  "it with max_bytes= or --max-file-size)",
-                                  path=self.path, field=key)
+        if end > MAX_BYTES:  # a real header is a few MB (16 MB for 262k tokens)
+            raise SubwordLabError(f"the metadata runs past {MAX_BYTES:,} bytes, more than "
+                                  "any tokenizer needs", path=self.path, field=key)
         if self.handle is None:
             raise GGUFNeedsMore(max(end, 2 * len(self.data)), self.path)
         want = min(self.size, max(end, 2 * len(self.data), 1 << 20))

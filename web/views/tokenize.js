@@ -18,6 +18,7 @@ import { TokenExport } from "./tokenize/export.js";
 import { WholeCount } from "./tokenize/counter.js";
 import { followAnswer } from "./tokenize/live.js";
 import { PendingCue } from "./tokenize/pending.js";
+import { ggufHeader, isGguf } from "../lib/gguf-header.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
 // the chips below show how. (Common words stay whole; rare ones come apart.)
@@ -219,7 +220,9 @@ export class TokenizeView {
     this.clearError();
     let details;
     try {
-      const all = await Promise.all(files.map((f) => f.arrayBuffer()));
+      // A GGUF model (often gigabytes): only its header, read by slices.
+      const all = await Promise.all(files.map(async (f) => (files.length === 1 && isGguf(f)
+        ? (await ggufHeader(f)).buffer : f.arrayBuffer())));
       const args = files.length === 1 ? { key, name, bytes: all[0] } : { key, names: files.map((f) => f.name), blobs: all };
       details = await this.engine.request("openFile", args, all);
     } catch (error) {

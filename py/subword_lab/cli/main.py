@@ -5,7 +5,8 @@
 `--format`, `--pattern` (the split rules of tiktoken ranks: a known encoding's name
 or a regex), `--special-tokens recognise|as-text` (special-token text in the input),
 `--no-special-tokens` (no post-processor tokens). When tiktoken ranks get GPT-2's
-pattern only by default, a note on stderr says so. `train` is handed to `subword_lab.cli.train`.
+pattern only by default, a note on stderr says so. `train` is handed to `subword_lab.cli.train`,
+`info FILE` (a GGUF model's summary, read from its header) to `subword_lab.cli.info`.
 A bad file or option prints the SubwordLabError message and exits with 2,
 never a traceback. A reader that stops early (`| head`) ends the output quietly.
 """
@@ -18,7 +19,7 @@ import sys
 
 from ..core.errors import SubwordLabError
 from ..io.loaders import load
-from . import train
+from . import info, train
 from .console import file_size, say
 
 __all__ = ["main"]
@@ -72,11 +73,11 @@ def _parser():
     enc = sub.add_parser("encode", help="encode stdin, one JSON object per line")
     enc.add_argument("--tokenizer", required=True,
                      help="tokenizer.json, vocab.txt, vocab.json (+merges.txt), "
-                          ".tiktoken or sentencepiece .model")
+                          ".tiktoken, sentencepiece .model or a GGUF model file")
     enc.add_argument("--merges", help="the merges file of a BPE pair (merges.txt or "
                                       "vocab.bpe) when it is not next to the vocabulary")
     enc.add_argument("--format", choices=["tokenizer.json", "vocab.txt", "bpe", "tiktoken",
-                                          "sentencepiece"],
+                                          "sentencepiece", "gguf"],
                      help="skip detection (the file's content decides by default)")
     enc.add_argument("--pattern", help="split rules for tiktoken ranks: a known encoding "
                                        "(cl100k_base, o200k_base, llama3, qwen, ...) or a regex")
@@ -89,6 +90,8 @@ def _parser():
     enc.add_argument("--max-file-size", type=file_size, metavar="BYTES",
                      help="largest tokenizer file read (default 512M)")
     sub.add_parser("train", help="train a tokenizer (see `train --help`)", add_help=False)
+    sub.add_parser("info", help="what a tokenizer file holds (see `info --help`)",
+                   add_help=False)
     return parser
 
 
@@ -97,6 +100,8 @@ def main(argv=None):
     try:
         if argv and argv[0] == "train":
             return train.main(argv[1:]) or 0
+        if argv and argv[0] == "info":
+            return info.main(argv[1:])
         args = _parser().parse_args(argv)
         return _encode(args)
     except SubwordLabError as exc:

@@ -9,6 +9,7 @@ So the first bytes decide:
                                vocabulary (vocab.json / encoder.json)
   "base64 digits" lines        tiktoken ranks
   "#version" first line        merges (merges.txt / vocab.bpe)
+  "GGUF"                       a GGUF model file (llama.cpp): its tokenizer metadata
   binary (protobuf)            a sentencepiece ModelProto
   other text                   a vocab.txt, or merges when named so
 """
@@ -26,8 +27,8 @@ __all__ = ["detect_file", "detect_folder", "find_pair", "sniff", "SUPPORTED"]
 
 SUPPORTED = ("tokenizer.json, vocab.txt, vocab.json + merges.txt (or GPT-2's encoder.json "
              "+ vocab.bpe), tiktoken ranks (.tiktoken, Llama's tokenizer.model), Mistral's "
-             "tekken.json or a "
-             "sentencepiece model")
+             "tekken.json, a "
+             "sentencepiece model or a GGUF model file")
 
 _HEAD = 4096
 # One tiktoken line: base64 padded to a multiple of 4 ("=" alone for an empty
@@ -71,8 +72,11 @@ def _is_binary(head: bytes) -> bool:
 
 
 def sniff(path: Path) -> str:
-    """"json", "tiktoken", "merges", "sentencepiece", "text" (other text) or "binary"."""
+    """"json", "tiktoken", "merges", "sentencepiece", "gguf", "text" (other text) or
+    "binary"."""
     head = _head(path)
+    if head[:4] == b"GGUF":
+        return "gguf"
     body = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
     if not body:
         raise SubwordLabError("empty file", path=path)
@@ -100,6 +104,8 @@ def detect_file(path: Path) -> str:
         if _looks_tekken(_head(path)):
             return "tekken"
         return "bpe" if _is_vocab_json(path) else "tokenizer.json"
+    if kind == "gguf" or name.endswith(".gguf"):
+        return "gguf"
     if kind in ("tiktoken", "sentencepiece"):
         return kind
     # Neither: the name says what the file was meant to be, so that its loader can

@@ -8,6 +8,8 @@ Formats, recognised by content (io/detect.py), names breaking ties:
   tiktoken ranks             "base64 rank" lines (*.tiktoken, Llama 3/4's tokenizer.model),
                              made a byte-level BPE
   sentencepiece model        a ModelProto (*.model, Mistral's *.model.v3 ...), Unigram or BPE
+  GGUF model file            llama.cpp's format (*.gguf): the tokenizer in its header,
+                             tokenizing as llama.cpp does (the tensors are never read)
 
 Components are built through each module's `from_dict` (the tokenizer.json form),
 so what we build is exactly what a saved tokenizer.json would describe.
@@ -25,6 +27,7 @@ from ..tokenizer import Tokenizer
 from .chat_config import read_chat_config
 from .detect import detect_file, detect_folder
 from .files import size_cap
+from .gguf_tokenizer import load_gguf
 from ..models.ranked_merges import tiktoken_merges
 from .sentencepiece import load_sentencepiece
 from .tekken_file import load_tekken
@@ -40,7 +43,7 @@ def load(path, **options) -> Tokenizer:
     """Open `path` (a file or a folder holding one) as a Tokenizer.
 
     `format=` forces one of "tokenizer.json", "vocab.txt", "bpe", "tiktoken",
-    "sentencepiece"; `max_bytes=` raises the file size cap (io.files.MAX_BYTES);
+    "sentencepiece", "gguf"; `max_bytes=` raises the file size cap (io.files.MAX_BYTES);
     the other options belong to the format (see each loader): `pattern=` for
     tiktoken ranks, `merges=` / `vocab=` for the BPE pair...
     """
@@ -69,4 +72,5 @@ _LOADERS = {
     "tiktoken": load_tiktoken,
     "tekken": load_tekken,
     "sentencepiece": load_sentencepiece,
+    "gguf": load_gguf,
 }

@@ -8,7 +8,7 @@ export function fillDropHint(root) {
   const hint = root.querySelector("#drop-hint");
   if (!hint) return;
   const [before, after = ""] = t("tok.dropHint").split("{files}");
-  const files = ["tokenizer.json", "vocab.txt", ".tiktoken", ".model"];
+  const files = ["tokenizer.json", "vocab.txt", ".tiktoken", ".model", ".gguf"];
   const names = [];
   files.forEach((name, i) => {
     if (i) names.push(t(i === files.length - 1 ? "tok.fileOr" : "tok.fileSep"));

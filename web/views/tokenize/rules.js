@@ -102,6 +102,13 @@ function describeRules(rules) {
       ? t("cat.rules.pattern", { name: rules.pattern_name, source: patternSource(rules) })
       : t("cat.rules.custom", { source: patternSource(rules) }));
   }
+  if (rules.format === "gguf") {
+    parts.push(t("cat.rules.gguf", {
+      name: rules.name || "?", architecture: rules.architecture || "?",
+      model: rules.model, pre: rules.pre_tokenizer || "default",
+    }));
+    if (rules.chat_template) parts.push(t("cat.rules.ggufChat"));
+  }
   if (rules.special_tokens_count != null) {
     const first = (rules.special_tokens_first || []).slice(0, 4).join(" ");
     parts.push(t("cat.rules.specials", { n: rules.special_tokens_count, first }));

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _bpe_file(tmp_path, extra=(), name="tiny.gguf", pre="gpt-2", size=None):
-    from subword_lab.core.byte_level import alphabet
+    from subword_lab.core.tables.byte_level import alphabet
     tokens = list(alphabet()) + ["he", "ll", "hell", "hello", "Ġw", "<|endoftext|>", "<tool>"]
     types = [1] * (len(tokens) - 2) + [3, 4]
     merges = ["h e", "l l", "he ll", "hell o", "Ġ w"]

@@ -34,7 +34,7 @@ LONG_FILES = {
     "core/normalized.py": "NormalizedString's alignment primitives share one invariant "
                           "(every normalized character maps to an original span); "
                           "splitting the class would scatter it",
-    "io/gguf_unicode_data.py": "generated data (tools/gen_gguf_unicode.py): llama.cpp's "
+    "llama_cpp/unicode_data.py": "generated data (tools/gen_gguf_unicode.py): llama.cpp's "
                                "Unicode tables",
     "core/regex/translate.py": "one translator from three regex dialects to Python's re; "
                                "its tables and the parser belong together",

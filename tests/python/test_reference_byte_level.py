@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from reference_helpers import Named
 from subword_lab import load
-from subword_lab.core import byte_level as fast_table
+from subword_lab.core.tables import byte_level as fast_table
 from subword_lab.pre_tokenizers import ByteLevel
 from subword_lab.reference import byte_level as reference
 

@@ -1,7 +1,7 @@
 """GGUF model files opened as a Tokenizer that tokenizes exactly as llama.cpp does.
 
 `load_gguf(path)` reads the header only (io/gguf.py), builds llama.cpp's view of the
-vocabulary (io/gguf_vocab.py) and wraps it in a `GGUFTokenizer`: a `Tokenizer` whose
+vocabulary (llama_cpp/vocab.py) and wraps it in a `GGUFTokenizer`: a `Tokenizer` whose
 model holds the vocabulary and merges (so the views, `id_to_token`, `get_vocab` and
 `save` work as for any file) and whose encode and decode are llama.cpp's own
 `llama_tokenize` / `llama_detokenize`:
@@ -26,11 +26,11 @@ from ..added_vocabulary import AddedToken
 from ..core.errors import SubwordLabError
 from ..encoding import Encoding
 from ..tokenizer import Tokenizer
-from . import gguf_events
+from ..llama_cpp import events as gguf_events
 from .files import check_options, with_path
 from .gguf import read_gguf
-from .gguf_attrs import CONTROL, TYPE_NAMES, UNKNOWN, USER_DEFINED
-from .gguf_vocab import GGUFVocab
+from ..llama_cpp.attrs import CONTROL, TYPE_NAMES, UNKNOWN, USER_DEFINED
+from ..llama_cpp.vocab import GGUFVocab
 
 __all__ = ["load_gguf", "build_gguf", "GGUFTokenizer", "gguf_summary"]
 

@@ -16,14 +16,14 @@ refused by name.
 """
 from __future__ import annotations
 
-from ..core import byte_level
+from ..core.tables import byte_level
 from ..core.errors import SubwordLabError
-from . import gguf_detokenize, gguf_unigram as unigram, gguf_wordpiece as wordpiece
-from .gguf_attrs import (BY_TEXT, CONTROL, END_OF_GENERATION, LSTRIP, NORMAL, RSTRIP,
+from . import detokenize, unigram as unigram, wordpiece as wordpiece
+from .attrs import (BY_TEXT, CONTROL, END_OF_GENERATION, LSTRIP, NORMAL, RSTRIP,
                          SPACE as _SPACE, TOKEN_TYPES, UNKNOWN, UNUSED, USER_DEFINED)
-from .gguf_merges import bpe_merge, spm_merge
-from .gguf_pre_kinds import pre_kind
-from .gguf_pretokenize import split_words
+from .merges import bpe_merge, spm_merge
+from .pre_kinds import pre_kind
+from .pretokenize import split_words
 
 __all__ = ["GGUFVocab", "SUPPORTED_MODELS"]
 
@@ -373,11 +373,11 @@ class GGUFVocab:
 
     def piece(self, i, special):
         """llama.cpp's token_to_piece, as bytes."""
-        return gguf_detokenize.piece(self, i, special)
+        return detokenize.piece(self, i, special)
 
     def decode_bytes(self, ids, special=False):
         """llama_detokenize(ids, remove_special=False, unparse_special=special)."""
-        return gguf_detokenize.decode_bytes(self, ids, special)
+        return detokenize.decode_bytes(self, ids, special)
 
 
 def _flag(meta, key, default, path):

@@ -1,4 +1,4 @@
-"""llama.cpp's WordPiece tokenizer (GGUF "bert" vocabularies), for io/gguf_vocab.py.
+"""llama.cpp's WordPiece tokenizer (GGUF "bert" vocabularies), for io/vocab.py.
 
 llama.cpp's own BERT pre-processing (not tokenizers'): its one-code-point NFD with
 the accents dropped, its lower-case map, words cut at its whitespace, each
@@ -9,8 +9,8 @@ match is one unknown token.
 """
 from __future__ import annotations
 
-from . import gguf_unicode as U
-from .gguf_attrs import SPACE as _SPACE
+from . import unicode as U
+from .attrs import SPACE as _SPACE
 
 __all__ = ["encode", "words"]
 

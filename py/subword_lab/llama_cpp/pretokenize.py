@@ -12,16 +12,16 @@ an apostrophe, a non-ASCII space before a letter, U+0085...); tokens follow llam
 
 This module does the same with its own code: the scanners, the collapsing, and
 Python's `re` in ASCII mode standing for std::regex (ECMAScript grammar, "C" locale).
-Categories are llama.cpp's own (gguf_unicode.py).
+Categories are llama.cpp's own (unicode.py).
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
-from . import gguf_unicode as U
-from .gguf_pre_kinds import GPT2 as _GPT2, LLAMA3 as _LLAMA3, NEWLINES as _NEWLINES
-from .gguf_pre_kinds import QWEN2 as _QWEN2, QWEN35 as _QWEN35, REGEXES as _REGEXES
+from . import unicode as U
+from .pre_kinds import GPT2 as _GPT2, LLAMA3 as _LLAMA3, NEWLINES as _NEWLINES
+from .pre_kinds import QWEN2 as _QWEN2, QWEN35 as _QWEN35, REGEXES as _REGEXES
 
 __all__ = ["split_words"]
 

@@ -1,4 +1,4 @@
-"""The merge loops of llama.cpp's two BPE tokenizers, for io/gguf_vocab.py: by merge
+"""The merge loops of llama.cpp's two BPE tokenizers, for io/vocab.py: by merge
 rank over a word (its "BPE" vocabularies), and by the merged token's score over a
 whole text (its "SPM" vocabularies, SentencePiece-style). Both return the lengths of
 the pieces, in units (characters) of their input.

@@ -1,6 +1,6 @@
 """llama.cpp's Unicode tables, looked up: a code point's category flag, llama.cpp's
 whitespace set, its one-code-point NFD (the accents dropped) and its lower case.
-The tables are gguf_unicode_data.py, generated from llama.cpp's own source by
+The tables are unicode_data.py, generated from llama.cpp's own source by
 tools/gen_gguf_unicode.py. Flags: 1 unassigned, 2 number, 4 letter, 8 separator,
 16 mark, 32 punctuation, 64 symbol, 128 control.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import lru_cache
 
-from .gguf_unicode_data import CATEGORY_RANGES, LOWER_PAIRS, NFD_RANGES, WHITESPACE
+from .unicode_data import CATEGORY_RANGES, LOWER_PAIRS, NFD_RANGES, WHITESPACE
 
 __all__ = ["category", "nfd_base", "lower", "WHITESPACE"]
 

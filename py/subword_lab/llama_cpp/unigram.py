@@ -1,4 +1,4 @@
-"""llama.cpp's Unigram tokenizer (GGUF "t5" vocabularies), for io/gguf_vocab.py.
+"""llama.cpp's Unigram tokenizer (GGUF "t5" vocabularies), for io/vocab.py.
 
 Normalization first (user-defined tokens kept whole, sentencepiece's precompiled
 charsmap walked as llama.cpp walks its XOR-compressed double array, spaces as U+2581,
@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 
 from ..core.errors import SubwordLabError
-from .gguf_attrs import NORMAL, UNUSED, USER_DEFINED, SPACE as _SPACE
+from .attrs import NORMAL, UNUSED, USER_DEFINED, SPACE as _SPACE
 
 __all__ = ["encode", "normalize", "charsmap"]
 

@@ -1,7 +1,7 @@
 """llama.cpp's pre-tokenizer kinds (`tokenizer.ggml.pre`): for each, the list of
 split regexes llama.cpp applies one after the other, and the switches it sets with
 the kind (clean-up of spaces when decoding, whole words found in the vocabulary
-kept whole, BOS added, raw text with spaces as U+2581). io/gguf_pretokenize.py runs
+kept whole, BOS added, raw text with spaces as U+2581). io/pretokenize.py runs
 the regexes as llama.cpp does. The regexes are the models' own (as llama.cpp
 adapted them); non-ASCII characters are written as escapes.
 """

@@ -1,4 +1,4 @@
-"""llama.cpp's detokenize for GGUF vocabularies (io/gguf_vocab.py): each token's
+"""llama.cpp's detokenize for GGUF vocabularies (io/vocab.py): each token's
 piece by its attributes (control text only when asked, U+2581 read as a space,
 GPT-2's byte characters read back as bytes, byte tokens as their byte), the first
 piece's leading space dropped when the vocabulary adds one, then llama.cpp's
@@ -6,9 +6,9 @@ clean-up of spaces before punctuation for the vocabularies that ask for it.
 """
 from __future__ import annotations
 
-from ..core import byte_level
+from ..core.tables import byte_level
 from ..core.errors import SubwordLabError
-from .gguf_attrs import BYTE, CONTROL, NORMAL, UNKNOWN, USER_DEFINED, SPACE as _SPACE
+from .attrs import BYTE, CONTROL, NORMAL, UNKNOWN, USER_DEFINED, SPACE as _SPACE
 
 __all__ = ["piece", "decode_bytes"]
 

@@ -6,7 +6,7 @@ their pieces only: their tokens come from llama.cpp's steps that have no events 
 """
 from __future__ import annotations
 
-from .gguf_merges import bpe_merge
+from .merges import bpe_merge
 
 __all__ = ["emit"]
 

@@ -108,6 +108,23 @@ def setup_node() -> None:
     run([npm, "ci" if lock.exists() else "install", "--no-audit", "--no-fund"])
 
 
+LLAMA_ORACLE = ROOT / "tests" / "realfiles" / "llama_oracle"
+
+
+def setup_llama_oracle() -> None:
+    """node-llama-cpp for the GGUF parity test (llama.cpp is its oracle), installed beside
+    that test and without the optional GPU and other-platform builds (about 700 MB)."""
+    stamp = LLAMA_ORACLE / "node_modules" / ".package-lock.json"
+    lock = LLAMA_ORACLE / "package-lock.json"
+    if stamp.exists() and stamp.stat().st_mtime >= lock.stat().st_mtime:
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit("build.py: npm is needed (install Node.js 18 or newer, which brings npm)")
+    run([npm, "ci", "--omit=optional", "--ignore-scripts", "--no-audit", "--no-fund"],
+        cwd=LLAMA_ORACLE)
+
+
 def venv_python() -> Path:
     return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
@@ -540,6 +557,7 @@ def test_env(chromium: str) -> dict:
 
 def test(extra: list[str]) -> int:
     python = setup()
+    setup_llama_oracle()
     chromium = find_chromium(python)
     log(f"Chromium: {chromium}")
     build()

@@ -1,5 +1,5 @@
 """Load and encode times of the GGUF test vocabularies: Subword Lab against llama.cpp
-(node-llama-cpp, tests/realfiles/gguf_oracle.mjs), in one run, on the hard inputs of
+(node-llama-cpp, tests/realfiles/llama_oracle/oracle.mjs), in one run, on the hard inputs of
 tests/realfiles (both special-token modes). Prints a Markdown table for BENCHMARKS.md.
 
     python3 bench/bench_gguf.py [NAME ...]
@@ -40,7 +40,7 @@ def main(names):
             tok.encode(text, add_special_tokens=False, special_tokens="recognise")
             tok.encode(text, add_special_tokens=False, special_tokens="as_text")
         t2 = time.perf_counter()
-        run = subprocess.run(["node", str(ROOT / "tests/realfiles/gguf_oracle.mjs")],
+        run = subprocess.run(["node", str(ROOT / "tests/realfiles/llama_oracle/oracle.mjs")],
                              input=json.dumps({"model": str(paths[name]), "texts": texts}),
                              capture_output=True, text=True, cwd=ROOT, check=True)
         ref = json.loads(run.stdout)["seconds"]

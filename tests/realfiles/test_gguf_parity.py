@@ -2,9 +2,9 @@
 
 For each `ggml-vocab-*.gguf` that llama.cpp keeps for its tokenizer tests (pinned
 in tools/assets.py, from the llama-cpp-python sdist), node-llama-cpp (pinned in
-package.json; its prebuilt linux-x64 llama.cpp, loaded with vocabOnly) tokenizes
+llama_oracle/package.json; its prebuilt linux-x64 llama.cpp, loaded with vocabOnly) tokenizes
 the hard inputs of tests/realfiles plus texts made of the file's own special
-tokens, once per file in one batch (gguf_oracle.mjs), with special-token text read
+tokens, once per file in one batch (llama_oracle/oracle.mjs), with special-token text read
 as text and as special tokens, and detokenizes both id lists. Our ids and decoded
 text must be equal on every input. llama.cpp's own test vectors (.inp / .out beside
 each file) must pass too.
@@ -26,7 +26,7 @@ import subword_lab
 from subword_lab.core.errors import SubwordLabError
 
 ROOT = Path(__file__).resolve().parents[2]
-ORACLE = Path(__file__).resolve().parent / "gguf_oracle.mjs"
+ORACLE = Path(__file__).resolve().parent / "llama_oracle" / "oracle.mjs"
 VOCABS = sorted(name for name in assets.ASSETS
                 if name.startswith("ggml-vocab-") and name.endswith(".gguf"))
 # The kinds llama.cpp has that we do not read yet: refused by name, not guessed.
@@ -45,7 +45,7 @@ def _load(path):
 
 
 def _node_ready():
-    return shutil.which("node") and (ROOT / "node_modules" / "node-llama-cpp").is_dir()
+    return shutil.which("node") and (ORACLE.parent / "node_modules" / "node-llama-cpp").is_dir()
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +75,8 @@ def _own_specials(tok):
 
 def _oracle(path, texts):
     if not _node_ready():
-        pytest.fail("node and node_modules/node-llama-cpp are needed (npm ci)")
+        pytest.fail("node and tests/realfiles/llama_oracle/node_modules are needed "
+                    "(python3 build.py test installs them)")
     run = subprocess.run(["node", str(ORACLE)], input=json.dumps({"model": str(path),
                                                                   "texts": texts}),
                          capture_output=True, text=True, cwd=ROOT)

@@ -16,7 +16,7 @@ register({
   },
   vi: {
     "preset.family.GPT-4o / o-series": "GPT-4o / dòng o",
-    "preset.family.sentencepiece tests": "mẫu thử sentencepiece",
+    "preset.family.sentencepiece tests": "mẫu sentencepiece",
     "preset.algorithm.byte-level BPE": "BPE mức byte",
     "preset.name.whisper-multilingual": "Whisper đa ngôn ngữ",
     "preset.name.claude-legacy": "Claude (bản cũ, trước Claude 3)",

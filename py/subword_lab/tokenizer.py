@@ -237,12 +237,12 @@ class Tokenizer:
             on_event(final_event(result))
         return result
 
-    def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True, *,
+    def encode_batch(self, input, is_pretokenized=False, add_special_tokens=True, *,
                      special_tokens=None, split_special_tokens=None):
         """Encode many inputs (str or (a, b) pairs); batch padding pads to the longest."""
         try:
             with self._special_tokens_mode(special_tokens, split_special_tokens):
-                return self._encode_batch(inputs, is_pretokenized, add_special_tokens)
+                return self._encode_batch(input, is_pretokenized, add_special_tokens)
         except SubwordLabError as exc:
             raise self._named(exc) from None
 
@@ -569,10 +569,10 @@ class Tokenizer:
         atomic_write(path, self.to_str(pretty))
 
     @classmethod
-    def from_str(cls, json_text, path=None):
+    def from_str(cls, json, path=None):
         """Build a tokenizer from tokenizer.json text; `path` only names it in errors."""
         with gc_paused():  # core/gc_pause.py: big vocabularies make many containers
-            return cls.from_dict(loads_strict(json_text, path), path)
+            return cls.from_dict(loads_strict(json, path), path)
 
     @classmethod
     def from_file(cls, path, max_bytes=None):
@@ -635,20 +635,20 @@ class Tokenizer:
 
     # -- HF conveniences (subword_lab.compat relies on them) ---------------
 
-    def encode_batch_fast(self, inputs, is_pretokenized=False, add_special_tokens=True):
+    def encode_batch_fast(self, input, is_pretokenized=False, add_special_tokens=True):
         """HF's faster batch (no offsets there); here the same as encode_batch."""
-        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+        return self.encode_batch(input, is_pretokenized, add_special_tokens)
 
     async def async_encode(self, sequence, pair=None, is_pretokenized=False,
                            add_special_tokens=True):
         return self.encode(sequence, pair, is_pretokenized, add_special_tokens)
 
-    async def async_encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True):
-        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+    async def async_encode_batch(self, input, is_pretokenized=False, add_special_tokens=True):
+        return self.encode_batch(input, is_pretokenized, add_special_tokens)
 
-    async def async_encode_batch_fast(self, inputs, is_pretokenized=False,
+    async def async_encode_batch_fast(self, input, is_pretokenized=False,
                                       add_special_tokens=True):
-        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+        return self.encode_batch(input, is_pretokenized, add_special_tokens)
 
     async def async_decode_batch(self, sequences, skip_special_tokens=True):
         return self.decode_batch(sequences, skip_special_tokens)

@@ -31,7 +31,7 @@ from .core.errors import SubwordLabError
 from .core.safe_files import atomic_write, check_file_kind, read_text
 from .core.gc_pause import gc_paused
 from .core.json_checks.schema import check_tokenizer, loads_strict
-from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
+from .core.normalized import PreTokenizedString, Split, Token
 
 __all__ = ["Tokenizer", "AddedToken", "Encoding", "special_tokens_as_text"]
 

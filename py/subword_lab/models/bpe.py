@@ -273,7 +273,6 @@ class BPE(Model):
 
     def _ranked_word(self, word):
         """Rank-mode BPE on a string: (ids, starts, ends)."""
-        n = len(word)
         ranks = self._ranks
         bounds = rank_bounds(word, ranks)
         vocab = self.vocab

@@ -523,8 +523,23 @@ def test_env(chromium: str) -> dict:
     return env
 
 
+def check_code(python) -> int:
+    """The linters and the type checker, before any test: any finding fails."""
+    checks = [("ruff", [python, "-m", "ruff", "check", "py", "tests", "tools", "bench",
+                        "build.py"]),
+              ("mypy", [python, "-m", "mypy"])]
+    for name, cmd in checks:
+        log("$ " + " ".join(str(c) for c in cmd))
+        if subprocess.run([str(c) for c in cmd], cwd=ROOT).returncode:
+            log(f"{name} found problems (listed above): fix them before the tests run")
+            return 1
+    return 0
+
+
 def test(extra: list[str]) -> int:
     python = setup()
+    if check_code(python):
+        return 1
     chromium = find_chromium(python)
     log(f"Chromium: {chromium}")
     build()

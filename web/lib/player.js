@@ -75,6 +75,7 @@ export class Player {
   // handles; active(): whether the keys are the player's now (a page-wide scope needs it).
   constructor({ container, scope = container, onPosition = () => {}, active = () => true }) {
     this.active = active;
+    /** @type {{length: number, render(k: number): void, narrate(k: number): string}} */
     this.timeline = { length: 0, render: () => {}, narrate: () => "" };
     this.k = 0;
     this.playing = false;

@@ -11,7 +11,8 @@ import "../../i18n/catalog.js";
 export class RulesLine {
   // Set by the view: `engine` (web/lib/engine.js) and `infos` (key -> what describe() said).
   constructor({ root, choice, text, pattern, onChange, onError }) {
-    Object.assign(this, { root, choice, text, pattern, onChange, onError });
+    this.root = root; this.choice = choice; this.text = text; this.pattern = pattern;
+    this.onChange = onChange; this.onError = onError;
     this.chosen = new Map(); // tokenizer key -> "recognise" | "as_text" chosen by the reader
     this.key = null;
     this.choice.addEventListener("change", () => {

@@ -36,6 +36,7 @@ WEB = ROOT / "web"
 VENV = ROOT / ".venv"
 NODE_MODULES = ROOT / "node_modules"
 PYODIDE_PKG = NODE_MODULES / "pyodide"
+NODE_BIN = NODE_MODULES / ".bin"
 
 # Everything Pyodide 314 loads at start-up (the .map files are for debuggers only).
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
@@ -524,10 +525,13 @@ def test_env(chromium: str) -> dict:
 
 
 def check_code(python) -> int:
-    """The linters and the type checker, before any test: any finding fails."""
+    """The linters and the type checkers (ruff, mypy, tsc), before any test: any finding
+    fails the run (pyproject.toml and tsconfig*.json say what each checks)."""
     checks = [("ruff", [python, "-m", "ruff", "check", "py", "tests", "tools", "bench",
                         "build.py"]),
-              ("mypy", [python, "-m", "mypy"])]
+              ("mypy", [python, "-m", "mypy"]),
+              ("tsc (web/)", [NODE_BIN / "tsc", "-p", "tsconfig.json"]),
+              ("tsc (web/sw.js)", [NODE_BIN / "tsc", "-p", "tsconfig.sw.json"])]
     for name, cmd in checks:
         log("$ " + " ".join(str(c) for c in cmd))
         if subprocess.run([str(c) for c in cmd], cwd=ROOT).returncode:

@@ -119,7 +119,7 @@ class TrainView {
   }
 
   // ------------------------------------------------------------------ view lifecycle
-  async activate() {
+  async activate(_options = {}) {
     this.active = true;
     this.context.placePlayer(this.loadedTimeline ? this.playerBox : null);
     if (this.started) return;

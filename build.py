@@ -36,6 +36,7 @@ WEB = ROOT / "web"
 VENV = ROOT / ".venv"
 NODE_MODULES = ROOT / "node_modules"
 PYODIDE_PKG = NODE_MODULES / "pyodide"
+NODE_BIN = NODE_MODULES / ".bin"
 
 # Everything Pyodide 314 loads at start-up (the .map files are for debuggers only).
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
@@ -555,9 +556,27 @@ def test_env(chromium: str) -> dict:
     return env
 
 
+def check_code(python) -> int:
+    """The linters and the type checkers (ruff, mypy, tsc), before any test: any finding
+    fails the run (pyproject.toml and tsconfig*.json say what each checks)."""
+    checks = [("ruff", [python, "-m", "ruff", "check", "py", "tests", "tools", "bench",
+                        "build.py"]),
+              ("mypy", [python, "-m", "mypy"]),
+              ("tsc (web/)", [NODE_BIN / "tsc", "-p", "tsconfig.json"]),
+              ("tsc (web/sw.js)", [NODE_BIN / "tsc", "-p", "tsconfig.sw.json"])]
+    for name, cmd in checks:
+        log("$ " + " ".join(str(c) for c in cmd))
+        if subprocess.run([str(c) for c in cmd], cwd=ROOT).returncode:
+            log(f"{name} found problems (listed above): fix them before the tests run")
+            return 1
+    return 0
+
+
 def test(extra: list[str]) -> int:
     python = setup()
     setup_llama_oracle()
+    if check_code(python):
+        return 1
     chromium = find_chromium(python)
     log(f"Chromium: {chromium}")
     build()

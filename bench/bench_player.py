@@ -220,7 +220,7 @@ RUNS = {
 
 
 def main() -> int:
-    import build  # noqa: E402
+    import build
     from playwright.sync_api import sync_playwright
 
     directory = Path(os.environ.get("BENCH_DIST", build.DIST))

@@ -29,7 +29,7 @@ const STAGES = ["runtime", "python", "install"];
 function showStage(stage, detail) {
   const box = document.getElementById("engine");
   const reached = STAGES.indexOf(stage);
-  for (const item of box.querySelectorAll("[data-stage]")) {
+  for (const item of /** @type {NodeListOf<HTMLElement>} */ (box.querySelectorAll("[data-stage]"))) {
     const index = STAGES.indexOf(item.dataset.stage);
     item.classList.toggle("done", stage === "ready" || (reached >= 0 && index < reached));
     item.classList.toggle("active", index === reached);
@@ -73,7 +73,7 @@ function bindRecovery() {
 // Switching language reloads the page with the same state and ?lang= (every string is
 // drawn once from the catalogs, so a reload is the honest way to redraw them all).
 function bindLanguageSelect() {
-  const select = document.getElementById("lang-select");
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("lang-select"));
   select.value = lang();
   select.addEventListener("change", () => {
     const params = new URLSearchParams(location.search);

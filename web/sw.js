@@ -10,20 +10,22 @@
 const VERSION = "{{SW_VERSION}}";
 const FILES = "{{SW_FILES}}".split(" ");
 const CACHE = `subword-lab-app-${VERSION}`;
-const SCOPE = new URL("./", self.location.href).href;
+// `self` as the service worker it is (tsconfig.sw.json checks this file with the webworker lib).
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+const SCOPE = new URL("./", sw.location.href).href;
 const KNOWN = new Set(FILES);
 
-self.addEventListener("install", (event) => {
+sw.addEventListener("install", (event) => {
   // no-cache: each file is revalidated against the server (a 304 when the HTTP cache has it).
   const requests = FILES.map((file) => new Request(new URL(file, SCOPE), { cache: "no-cache" }));
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(requests)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(requests)).then(() => sw.skipWaiting()));
 });
 
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
   const old = (name) => name.startsWith("subword-lab-app-") && name !== CACHE;
   event.waitUntil(caches.keys()
     .then((names) => Promise.all(names.filter(old).map((name) => caches.delete(name))))
-    .then(() => self.clients.claim()));
+    .then(() => sw.clients.claim()));
 });
 
 // The file a request asks for, relative to the site ("index.html" for a page's folder),
@@ -35,7 +37,7 @@ function fileOf(request) {
   return KNOWN.has(path) ? path : null;
 }
 
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
   const file = fileOf(event.request);
   if (!file) return;
   event.respondWith(caches.open(CACHE)

@@ -36,7 +36,7 @@ export class ViewSwitcher {
   }
 
   start() {
-    for (const link of this.doc.querySelectorAll("#view-tabs [data-view]")) {
+    for (const link of /** @type {NodeListOf<HTMLElement>} */ (this.doc.querySelectorAll("#view-tabs [data-view]"))) {
       link.addEventListener("click", (event) => {
         if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
         event.preventDefault();
@@ -55,10 +55,10 @@ export class ViewSwitcher {
     if (name === this.current) return name === "tokenize" ? this.context.tokenize : this.instance(name);
     this.made.get(this.current)?.deactivate?.();
     this.current = name;
-    for (const section of this.doc.querySelectorAll("main > section.view")) {
+    for (const section of /** @type {NodeListOf<HTMLElement>} */ (this.doc.querySelectorAll("main > section.view"))) {
       section.hidden = section.id !== `view-${name}`;
     }
-    for (const link of this.doc.querySelectorAll("#view-tabs [data-view]")) {
+    for (const link of /** @type {NodeListOf<HTMLElement>} */ (this.doc.querySelectorAll("#view-tabs [data-view]"))) {
       if (link.dataset.view === name) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");
     }

@@ -12,6 +12,7 @@
 //                    | {type: "snapshot", state: "failed", reason}   after a fresh start:
 //                    what became of the memory snapshot for the next one (lib/snapshot.js);
 //                    the "ready" status's detail says how this one started: start "snapshot" | "fresh"
+// @ts-ignore: build.py copies Pyodide into dist/pyodide/; web/ has no copy to check against
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, writeSnapshot } from "./lib/snapshot.js";
 

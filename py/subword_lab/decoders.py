@@ -36,9 +36,9 @@ class Decoder(JsonState):
         raise NotImplementedError
 
     @staticmethod
-    def custom(obj):
+    def custom(decoder):
         """Wrap a Python object that has a decode_chain(tokens) method (HF's Decoder.custom)."""
-        return CustomDecoder(obj)
+        return CustomDecoder(decoder)
 
     def __repr__(self):
         fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "type")
@@ -346,8 +346,8 @@ class Sequence(SequenceItems, Decoder):
 
     _ITEMS, _KIND = "decoders", "decoders"
 
-    def __init__(self, decoders):
-        self._set_items(decoders)
+    def __init__(self, decoders_py):
+        self._set_items(decoders_py)
 
     def decode_chain(self, tokens):
         for decoder in self.decoders:

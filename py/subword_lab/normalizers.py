@@ -20,18 +20,19 @@ from .core.tables.precompiled import CharsMap, apply_replacement, graphemes, seg
 
 __all__ = [
     "Normalizer", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents",
-    "BertNormalizer", "Strip", "Replace", "Prepend", "Precompiled", "Sequence", "from_dict",
+    "BertNormalizer", "Strip", "Replace", "Prepend", "Precompiled", "Sequence", "Nmt",
+    "from_dict",
 ]
 
 
 class Normalizer:
     """Base: subclasses implement normalize(ns) and to_dict()."""
 
-    def normalize(self, ns: NormalizedString) -> None:
+    def normalize(self, normalized: NormalizedString) -> None:
         raise NotImplementedError
 
-    def normalize_str(self, text: str) -> str:
-        ns = NormalizedString(text)
+    def normalize_str(self, sequence: str) -> str:
+        ns = NormalizedString(sequence)
         self.normalize(ns)
         return ns.normalized
 
@@ -168,6 +169,22 @@ class BertNormalizer(Normalizer):
                 "strip_accents": self.strip_accents, "lowercase": self.lowercase}
 
 
+# ----- Nmt ----------------------------------------------------------------------
+
+# tokenizers' Nmt (as sentencepiece's nmt_nfkc rule before NFKC): some control
+# characters removed, some spaces, separators and markers made a plain space.
+_NMT_REMOVED = re.compile("[\x01-\x08\x0b\x0e-\x1f\x7f\x8f\x9f]")
+_NMT_SPACED = re.compile("[\t\n\x0c\r\u1680\u200b-\u200f\u2028\u2029\u2581\ufeff\ufffd]")
+
+
+class Nmt(Normalizer):
+    def normalize(self, normalized):
+        if _NMT_REMOVED.search(normalized.normalized):
+            normalized.filter(lambda c: _NMT_REMOVED.match(c) is None)
+        if _NMT_SPACED.search(normalized.normalized):
+            normalized.map(lambda c: " " if _NMT_SPACED.match(c) else c)
+
+
 # ----- small edits ----------------------------------------------------------------
 
 class Strip(Normalizer):
@@ -188,7 +205,7 @@ class Strip(Normalizer):
 
 
 class Prepend(Normalizer):
-    def __init__(self, prepend):
+    def __init__(self, prepend="\u2581"):
         self.prepend = str(prepend)
 
     def normalize(self, ns):
@@ -395,7 +412,8 @@ def from_dict(d, field="normalizer"):
     check_dict_depth(d, field)
     kind = d.get("type")
     simple = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD,
-              "Lowercase": Lowercase, "StripAccents": StripAccents, "ByteLevel": ByteLevel}
+              "Lowercase": Lowercase, "StripAccents": StripAccents, "ByteLevel": ByteLevel,
+              "Nmt": Nmt}
     if kind in simple:
         return simple[kind]()
     if kind == "BertNormalizer":

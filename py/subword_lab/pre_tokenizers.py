@@ -120,12 +120,12 @@ def _require(d: dict, key: str, type_name: str):
 class PreTokenizer(JsonState):
     """Base class: subclasses implement pre_tokenize(pts) and to_dict()."""
 
-    def pre_tokenize(self, pts: PreTokenizedString) -> None:
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         raise NotImplementedError
 
-    def pre_tokenize_str(self, text: str) -> list:
-        """[(piece, (start, end))] with character offsets into `text`, as HF returns."""
-        pts = PreTokenizedString(text)
+    def pre_tokenize_str(self, s: str) -> list:
+        """[(piece, (start, end))] with character offsets into `s`, as HF returns."""
+        pts = PreTokenizedString(s)
         self.pre_tokenize(pts)
         return [(piece, span) for piece, span, _ in pts.get_splits("original", "char")]
 
@@ -133,9 +133,9 @@ class PreTokenizer(JsonState):
         return {"type": type(self).__name__}
 
     @staticmethod
-    def custom(obj):
+    def custom(pretok):
         """Wrap a Python object that has a pre_tokenize(pts) method (HF's PreTokenizer.custom)."""
-        return CustomPreTokenizer(obj)
+        return CustomPreTokenizer(pretok)
 
     def __repr__(self):
         fields = {k: v for k, v in self.to_dict().items() if k != "type"}
@@ -359,8 +359,8 @@ class Metaspace(PreTokenizer):
 class Regex:
     """A pattern to be read as a regular expression (HF's `tokenizers.Regex`)."""
 
-    def __init__(self, pattern: str):
-        self.pattern = pattern
+    def __init__(self, s: str):
+        self.pattern = s
 
     def __repr__(self):
         return f"Regex({self.pattern!r})"
@@ -472,8 +472,8 @@ class Sequence(SequenceItems, PreTokenizer):
 
     _ITEMS, _KIND = "pretokenizers", "pre_tokenizers"
 
-    def __init__(self, pretokenizers):
-        self._set_items(pretokenizers)
+    def __init__(self, pre_tokenizers):
+        self._set_items(pre_tokenizers)
 
     def pre_tokenize(self, pts):
         for p in self.pretokenizers:

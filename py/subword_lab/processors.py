@@ -85,9 +85,9 @@ def _wrap(enc, before, after, type_ids, seq_id, keep_first):
 class BertProcessing(PostProcessor):
     """`[CLS] A [SEP]` and `[CLS] A [SEP] B [SEP]`, B with type id 1."""
 
-    def __init__(self, sep=("[SEP]", 102), cls=("[CLS]", 101)):
+    def __init__(self, sep=("[SEP]", 102), cls_token=("[CLS]", 101)):
         self.sep = (str(sep[0]), int(sep[1]))
-        self.cls = (str(cls[0]), int(cls[1]))
+        self.cls = (str(cls_token[0]), int(cls_token[1]))
 
     def num_special_tokens_to_add(self, is_pair):
         return 3 if is_pair else 2
@@ -113,10 +113,10 @@ class BertProcessing(PostProcessor):
 class RobertaProcessing(PostProcessor):
     """`<s> A </s>` and `<s> A </s> </s> B </s>`, all type id 0, offsets trimmed."""
 
-    def __init__(self, sep=("</s>", 2), cls=("<s>", 0), trim_offsets=True,
+    def __init__(self, sep=("</s>", 2), cls_token=("<s>", 0), trim_offsets=True,
                  add_prefix_space=True):
         self.sep = (str(sep[0]), int(sep[1]))
-        self.cls = (str(cls[0]), int(cls[1]))
+        self.cls = (str(cls_token[0]), int(cls_token[1]))
         self.trim_offsets = bool(trim_offsets)
         self.add_prefix_space = bool(add_prefix_space)
 
@@ -197,8 +197,8 @@ class Sequence(SequenceItems, PostProcessor):
 
     _ITEMS, _KIND = "processors", "processors"
 
-    def __init__(self, processors):
-        self._set_items(processors)
+    def __init__(self, processors_py):
+        self._set_items(processors_py)
 
     def num_special_tokens_to_add(self, is_pair):
         return sum(p.num_special_tokens_to_add(is_pair) for p in self.processors)

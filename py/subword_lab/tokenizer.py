@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from .pipeline import byte_level_encode as _byte_level_path
 from . import decoders as _decoders
@@ -31,7 +34,7 @@ from .core.errors import SubwordLabError
 from .core.safe_files import atomic_write, check_file_kind, read_text
 from .core.gc_pause import gc_paused
 from .core.json_checks.schema import check_tokenizer, loads_strict
-from .core.normalized import NormalizedString, PreTokenizedString, Split, Token
+from .core.normalized import PreTokenizedString, Split, Token
 
 __all__ = ["Tokenizer", "AddedToken", "Encoding", "special_tokens_as_text"]
 
@@ -39,7 +42,8 @@ __all__ = ["Tokenizer", "AddedToken", "Encoding", "special_tokens_as_text"]
 _SPECIAL_MODES = {"recognise": False, "recognize": False, "as_text": True, "as-text": True}
 
 
-def special_tokens_as_text(special_tokens=None, split_special_tokens=None):
+def special_tokens_as_text(special_tokens: str | None = None,
+                           split_special_tokens: bool | None = None) -> bool | None:
     """The `encode_special_tokens` value a call asks for, or None for the default."""
     if special_tokens is not None and special_tokens not in _SPECIAL_MODES:
         raise SubwordLabError(f"expected 'recognise' or 'as_text', got {special_tokens!r}",
@@ -57,89 +61,95 @@ def special_tokens_as_text(special_tokens=None, split_special_tokens=None):
 # context, far below what would exhaust memory (a length of 10^9 in a file).
 MAX_PADDING = 1 << 22
 
+# What the public methods take: an event listener (docs/events.md); one input to
+# encode (a text, or a list of words when is_pretokenized), or a pair of them.
+OnEvent = Callable[[dict[str, Any]], Any]
+InputSequence = str | Sequence[str]
+EncodeInput = InputSequence | tuple[InputSequence, InputSequence] | list[InputSequence]
+
 
 class Tokenizer:
     """A tokenizer: a model plus optional normalizer, pre-tokenizer, post-processor
     and decoder, with added tokens, truncation and padding (HF's `Tokenizer`)."""
 
     # The file it was read from, if any: errors at encode time name it too.
-    _source = None
+    _source: str | None = None
     # Read from the tokenizer_config.json beside the file (io/chat_config.py): the Jinja
     # chat template (text, or a dict of named ones) and the named special tokens it sees.
-    chat_template = None
-    special_tokens_map = None
+    chat_template: str | dict | None = None
+    special_tokens_map: dict | None = None
 
-    def __init__(self, model):
+    def __init__(self, model: Any) -> None:
         self._model = model
-        self._normalizer = None
-        self.pre_tokenizer = None
-        self.post_processor = None
-        self.decoder = None
+        self._normalizer: Any = None
+        self.pre_tokenizer: Any = None
+        self.post_processor: Any = None
+        self.decoder: Any = None
         self.added_vocabulary = AddedVocabulary()
-        self._truncation = None
-        self._padding = None
+        self._truncation: dict[str, Any] | None = None
+        self._padding: dict[str, Any] | None = None
         # What the loader chose for a file and why (io/loaders.py); None when built here.
-        self.rules = None
+        self.rules: Any = None
 
     # -- components ---------------------------------------------------------------
 
     @property
-    def model(self):
+    def model(self) -> Any:
         return self._model
 
     @model.setter
-    def model(self, model):
+    def model(self, model: Any) -> None:
         self._model = model
 
     @property
-    def normalizer(self):
+    def normalizer(self) -> Any:
         return self._normalizer
 
     @normalizer.setter
-    def normalizer(self, normalizer):
+    def normalizer(self, normalizer: Any) -> None:
         # normalized added tokens are matched in normalized text: re-normalize them
         self._normalizer = normalizer
         self.added_vocabulary.refresh_normalized(normalizer)
 
     @property
-    def encode_special_tokens(self):
+    def encode_special_tokens(self) -> bool:
         return self.added_vocabulary.encode_special_tokens
 
     @encode_special_tokens.setter
-    def encode_special_tokens(self, value):
+    def encode_special_tokens(self, value: bool) -> None:
         self.added_vocabulary.encode_special_tokens = bool(value)
 
     # -- vocabulary -----------------------------------------------------------------
 
-    def get_vocab(self, with_added_tokens=True):
+    def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
         vocab = self._model.get_vocab()
         if with_added_tokens:
             vocab.update(self.added_vocabulary.tokens_map)
         return vocab
 
-    def get_added_tokens_decoder(self):
+    def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
         return self.added_vocabulary.get_added_tokens_decoder()
 
-    def get_vocab_size(self, with_added_tokens=True):
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
         size = self._model.get_vocab_size()
         if with_added_tokens:
             added = self.added_vocabulary.tokens_map
             size += sum(1 for t in added if self._model.token_to_id(t) is None)
         return size
 
-    def token_to_id(self, token):
+    def token_to_id(self, token: str) -> int | None:
         return self.added_vocabulary.token_to_id(token, self._model)
 
-    def id_to_token(self, id):
+    def id_to_token(self, id: int) -> str | None:
         token = self.added_vocabulary.simple_id_to_token(id)
         return self._model.id_to_token(id) if token is None else token
 
-    def add_tokens(self, tokens):
+    def add_tokens(self, tokens: Iterable[str | AddedToken]) -> int:
         """Add ordinary tokens (str or AddedToken); returns how many are new."""
         tokens = [AddedToken(t, special=False) if isinstance(t, str) else t for t in tokens]
         return self.added_vocabulary.add_tokens(tokens, self._model, self._normalizer)
 
-    def add_special_tokens(self, tokens):
+    def add_special_tokens(self, tokens: Iterable[str | AddedToken]) -> int:
         """Add special tokens: never split, skipped by decode(skip_special_tokens=True)."""
         marked = []
         for t in tokens:
@@ -150,14 +160,14 @@ class Tokenizer:
                 marked.append(t)
         return self.added_vocabulary.add_tokens(marked, self._model, self._normalizer)
 
-    def num_special_tokens_to_add(self, is_pair):
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
         proc = self.post_processor
         return 0 if proc is None else proc.num_special_tokens_to_add(is_pair)
 
     # -- truncation and padding ------------------------------------------------------
 
-    def enable_truncation(self, max_length, stride=0, strategy="longest_first",
-                          direction="right"):
+    def enable_truncation(self, max_length: int, stride: int = 0,
+                          strategy: str = "longest_first", direction: str = "right") -> None:
         check_count(max_length, "truncation.max_length")
         check_count(stride, "truncation.stride")
         if strategy not in STRATEGIES:
@@ -175,15 +185,16 @@ class Tokenizer:
         self._truncation = {"max_length": int(max_length), "stride": int(stride),
                             "strategy": strategy, "direction": direction}
 
-    def no_truncation(self):
+    def no_truncation(self) -> None:
         self._truncation = None
 
     @property
-    def truncation(self):
+    def truncation(self) -> dict[str, Any] | None:
         return None if self._truncation is None else dict(self._truncation)
 
-    def enable_padding(self, direction="right", pad_id=0, pad_type_id=0, pad_token="[PAD]",
-                       length=None, pad_to_multiple_of=None):
+    def enable_padding(self, direction: str = "right", pad_id: int = 0, pad_type_id: int = 0,
+                       pad_token: str = "[PAD]", length: int | None = None,
+                       pad_to_multiple_of: int | None = None) -> None:
         if direction not in DIRECTIONS:
             raise SubwordLabError(f"unknown direction {direction!r}: use left or right",
                                   field="padding.direction")
@@ -196,17 +207,19 @@ class Tokenizer:
                          "pad_id": int(pad_id), "pad_token": str(pad_token),
                          "pad_type_id": int(pad_type_id), "direction": direction}
 
-    def no_padding(self):
+    def no_padding(self) -> None:
         self._padding = None
 
     @property
-    def padding(self):
+    def padding(self) -> dict[str, Any] | None:
         return None if self._padding is None else dict(self._padding)
 
     # -- encoding ---------------------------------------------------------------------
 
-    def encode(self, sequence, pair=None, is_pretokenized=False, add_special_tokens=True,
-               on_event=None, *, special_tokens=None, split_special_tokens=None):
+    def encode(self, sequence: InputSequence, pair: InputSequence | None = None,
+               is_pretokenized: bool = False, add_special_tokens: bool = True,
+               on_event: OnEvent | None = None, *, special_tokens: str | None = None,
+               split_special_tokens: bool | None = None) -> Encoding:
         """Encode one text (or a pair); `on_event` receives the steps (docs/events.md).
 
         Special tokens written in the text: `special_tokens="recognise"` matches them
@@ -241,12 +254,13 @@ class Tokenizer:
             on_event(final_event(result))
         return result
 
-    def encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True, *,
-                     special_tokens=None, split_special_tokens=None):
+    def encode_batch(self, input: Iterable[EncodeInput], is_pretokenized: bool = False,
+                     add_special_tokens: bool = True, *, special_tokens: str | None = None,
+                     split_special_tokens: bool | None = None) -> list[Encoding]:
         """Encode many inputs (str or (a, b) pairs); batch padding pads to the longest."""
         try:
             with self._special_tokens_mode(special_tokens, split_special_tokens):
-                return self._encode_batch(inputs, is_pretokenized, add_special_tokens)
+                return self._encode_batch(input, is_pretokenized, add_special_tokens)
         except SubwordLabError as exc:
             raise self._named(exc) from None
 
@@ -391,7 +405,8 @@ class Tokenizer:
 
     # -- post-processing --------------------------------------------------------------
 
-    def post_process(self, encoding, pair=None, add_special_tokens=True):
+    def post_process(self, encoding: Encoding, pair: Encoding | None = None,
+                     add_special_tokens: bool = True) -> Encoding:
         """Truncate, add the special tokens, pad (HF's Tokenizer.post_process)."""
         final = self._post_process(encoding, pair, add_special_tokens)
         if self._padding is not None:
@@ -476,8 +491,9 @@ class Tokenizer:
 
     # -- decoding ---------------------------------------------------------------------
 
-    def apply_chat_template(self, messages, add_generation_prompt=False, tools=None,
-                            tokenize=False, chat_template=None, **kwargs):
+    def apply_chat_template(self, messages: list, add_generation_prompt: bool = False,
+                            tools: list | None = None, tokenize: bool = False,
+                            chat_template: str | None = None, **kwargs: Any) -> Any:
         """A conversation as the model reads it: transformers' `apply_chat_template`.
 
         The text the chat template renders from `messages` (dicts with "role" and
@@ -491,7 +507,7 @@ class Tokenizer:
                                    tools=tools, tokenize=tokenize, chat_template=chat_template,
                                    **kwargs)
 
-    def decode(self, ids, skip_special_tokens=True):
+    def decode(self, ids: Iterable[int], skip_special_tokens: bool = True) -> str:
         try:
             return self._decode(ids, skip_special_tokens)
         except SubwordLabError as exc:
@@ -513,7 +529,8 @@ class Tokenizer:
             return self.decoder.decode(tokens)
         return " ".join(tokens)
 
-    def decode_batch(self, sequences, skip_special_tokens=True):
+    def decode_batch(self, sequences: Iterable[Iterable[int]],
+                     skip_special_tokens: bool = True) -> list[str]:
         return [self.decode(ids, skip_special_tokens) for ids in sequences]
 
     # -- training ---------------------------------------------------------------------
@@ -526,7 +543,8 @@ class Tokenizer:
         return training_words(self.pre_tokenizer,
                               None if normalizer is None else normalizer.normalize_str)
 
-    def train_from_iterator(self, iterator, trainer=None, length=None, on_event=None):
+    def train_from_iterator(self, iterator: Iterable[str | Iterable[str]], trainer: Any = None,
+                            length: int | None = None, on_event: OnEvent | None = None) -> None:
         """Train the model on an iterable of texts (or of lists of texts)."""
         if trainer is None:
             get_trainer = getattr(self._model, "get_trainer", None)
@@ -546,7 +564,8 @@ class Tokenizer:
         special = trainer.train(self._model, on_event=on_event)
         self.add_special_tokens(special or [])
 
-    def train(self, files, trainer=None, on_event=None):
+    def train(self, files: Iterable[str | os.PathLike[str]], trainer: Any = None,
+              on_event: OnEvent | None = None) -> None:
         """Train on text files, read line by line (newlines kept, as HF does);
         a missing, unreadable or non-regular file is a SubwordLabError naming it."""
         def lines():
@@ -565,7 +584,7 @@ class Tokenizer:
 
     # -- tokenizer.json -----------------------------------------------------------------
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         return {
             "version": "1.0",
             "truncation": truncation_to_json(self._truncation),
@@ -578,28 +597,29 @@ class Tokenizer:
             "model": self._model.to_dict(),
         }
 
-    def to_str(self, pretty=False):
+    def to_str(self, pretty: bool = False) -> str:
         if pretty:
             return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
-    def save(self, path, pretty=True):
+    def save(self, path: str | os.PathLike[str], pretty: bool = True) -> None:
         """Write tokenizer.json all at once: a temporary file renamed into place."""
         atomic_write(path, self.to_str(pretty))
 
     @classmethod
-    def from_str(cls, json_text, path=None):
+    def from_str(cls, json: str, path: str | os.PathLike[str] | None = None) -> Tokenizer:
         """Build a tokenizer from tokenizer.json text; `path` only names it in errors."""
         with gc_paused():  # core/gc_pause.py: big vocabularies make many containers
-            return cls.from_dict(loads_strict(json_text, path), path)
+            return cls.from_dict(loads_strict(json, path), path)
 
     @classmethod
-    def from_file(cls, path, max_bytes=None):
+    def from_file(cls, path: str | os.PathLike[str], max_bytes: int | None = None) -> Tokenizer:
         """Read a tokenizer.json; `max_bytes` raises the file size cap (core.safe_files)."""
         return cls.from_str(read_text(Path(path), "tokenizer.json", max_bytes), path)
 
     @classmethod
-    def from_buffer(cls, buffer, path=None):
+    def from_buffer(cls, buffer: bytes | bytearray | memoryview,
+                    path: str | os.PathLike[str] | None = None) -> Tokenizer:
         try:
             text = bytes(buffer).decode("utf-8")
         except UnicodeDecodeError:
@@ -607,7 +627,8 @@ class Tokenizer:
         return cls.from_str(text, path)
 
     @classmethod
-    def from_dict(cls, data, path=None, model=None):
+    def from_dict(cls, data: dict[str, Any], path: str | os.PathLike[str] | None = None,
+                  model: Any = None) -> Tokenizer:
         """`model`: built already (a preset's pre-parsed form, io/preset_pack.py), in
         place of data["model"], whose vocabulary is then empty."""
         if not isinstance(data, dict):
@@ -644,36 +665,42 @@ class Tokenizer:
             tok._source = str(path)
         return tok
 
-    def __repr__(self):  # tokenizers' style: the tokenizer.json fields
+    def __repr__(self) -> str:  # tokenizers' style: the tokenizer.json fields
         from .core.components.reprs import hf_repr
         return hf_repr("Tokenizer", self.to_dict())
 
-    def __str__(self):  # the same, long lists shortened
+    def __str__(self) -> str:  # the same, long lists shortened
         from .core.components.reprs import hf_repr
         return hf_repr("Tokenizer", self.to_dict(), short=True)
 
     # -- HF conveniences (subword_lab.compat relies on them) ---------------
 
-    def encode_batch_fast(self, inputs, is_pretokenized=False, add_special_tokens=True):
+    def encode_batch_fast(self, input: Iterable[EncodeInput], is_pretokenized: bool = False,
+                          add_special_tokens: bool = True) -> list[Encoding]:
         """HF's faster batch (no offsets there); here the same as encode_batch."""
-        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+        return self.encode_batch(input, is_pretokenized, add_special_tokens)
 
-    async def async_encode(self, sequence, pair=None, is_pretokenized=False,
-                           add_special_tokens=True):
+    async def async_encode(self, sequence: InputSequence, pair: InputSequence | None = None,
+                           is_pretokenized: bool = False,
+                           add_special_tokens: bool = True) -> Encoding:
         return self.encode(sequence, pair, is_pretokenized, add_special_tokens)
 
-    async def async_encode_batch(self, inputs, is_pretokenized=False, add_special_tokens=True):
-        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+    async def async_encode_batch(self, input: Iterable[EncodeInput], is_pretokenized: bool = False,
+                                 add_special_tokens: bool = True) -> list[Encoding]:
+        return self.encode_batch(input, is_pretokenized, add_special_tokens)
 
-    async def async_encode_batch_fast(self, inputs, is_pretokenized=False,
-                                      add_special_tokens=True):
-        return self.encode_batch(inputs, is_pretokenized, add_special_tokens)
+    async def async_encode_batch_fast(self, input: Iterable[EncodeInput],
+                                      is_pretokenized: bool = False,
+                                      add_special_tokens: bool = True) -> list[Encoding]:
+        return self.encode_batch(input, is_pretokenized, add_special_tokens)
 
-    async def async_decode_batch(self, sequences, skip_special_tokens=True):
+    async def async_decode_batch(self, sequences: Iterable[Iterable[int]],
+                                 skip_special_tokens: bool = True) -> list[str]:
         return self.decode_batch(sequences, skip_special_tokens)
 
     @classmethod
-    def from_pretrained(cls, identifier, revision="main", token=None):
+    def from_pretrained(cls, identifier: str, revision: str = "main",
+                        token: str | None = None) -> Tokenizer:
         """The tokenizer.json of a Hugging Face Hub repository, fetched through
         huggingface_hub (its cache, offline mode and token) when it is installed."""
         try:

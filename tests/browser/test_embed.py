@@ -18,9 +18,9 @@ from tokenizers import Tokenizer
 import build
 
 from subword_lab.web import api as webapi
-from shots import shot_path  # noqa: E402
-import module_graph  # noqa: E402  (tools/module_graph.py)
-from modules_seen import fetched_modules, view_modules  # noqa: E402
+from shots import shot_path
+import module_graph
+from modules_seen import fetched_modules, view_modules
 
 
 HEIGHT_SNIPPET = """

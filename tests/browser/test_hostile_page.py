@@ -11,17 +11,16 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
 
 import subword_lab
 from subword_lab.core.errors import SubwordLabError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-import hostile_cases  # noqa: E402
-from test_regex_guard import PLACES, SLOW, TEXT  # noqa: E402
+import hostile_cases
+from test_regex_guard import PLACES, SLOW, TEXT
 
-from shots import shot_path  # noqa: E402
-from test_recovery import poll  # noqa: E402
+from shots import shot_path
+from test_recovery import poll
 
 FIELD = PLACES["split"][1]  # pre_tokenizer.pretokenizers[1].pattern
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import subword_lab
-from shots import shot_path  # noqa: E402
+from shots import shot_path
 
 AXE_BAD = "() => axe.run(document).then(r => r.violations.filter(v => ['serious','critical'].includes(v.impact)).map(v => v.id + ': ' + v.nodes.map(n => n.target).join(' ')))"
 TEXT = "Héllo  WORLD"

@@ -21,7 +21,7 @@ import pytest
 from subword_lab.web import api as webapi
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench import bench_player as bench  # noqa: E402
+from bench import bench_player as bench
 
 BOUND_MS = 50.0
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from subword_lab.web import api as webapi
-from shots import shot_path  # noqa: E402
+from shots import shot_path
 
 
 

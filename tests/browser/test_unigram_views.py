@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from subword_lab import Tokenizer, models, pre_tokenizers
-from subword_lab.trainers import UnigramTrainer
 from subword_lab.web import unigram as web_unigram
-from shots import shot_path  # noqa: E402
+from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,7 +1,6 @@
 """Unigram against HF `tokenizers`, sentencepiece's botchan model, the course, and brute force."""
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import random
@@ -87,7 +86,8 @@ def test_viterbi_matches_sentencepiece_itself(sp_pieces, botchan_unigram_model, 
         expected = sp.nbest_encode_as_pieces(word, 5)
         got = [pieces for pieces, _ in ours.nbest("\u2581" + word, 5)]
         # Equal-score ties may be listed in either order; the scores must agree.
-        score = lambda seg: sum(sp.get_score(sp.piece_to_id(p)) for p in seg)
+        def score(seg):
+            return sum(sp.get_score(sp.piece_to_id(p)) for p in seg)
         assert [round(score(s), 4) for s in got] == [round(score(s), 4) for s in expected], word
         assert sorted(map(tuple, got)) == sorted(map(tuple, expected)) or len(
             {round(score(s), 4) for s in got}) < len(got), word
@@ -182,12 +182,12 @@ def test_nbest_event():
 def test_sampling_is_seeded_and_follows_the_distribution():
     ours = models.Unigram([("a", -1.0), ("b", -2.0), ("ab", -2.5), ("bb", -2.0), ("abb", -4.5)])
     word, alpha = "abb", 0.5
-    draw = lambda seed, **kw: [t.value for t in ours.sample(word, alpha, seed=seed, **kw)]
+    def draw(seed, **kw):
+        return [t.value for t in ours.sample(word, alpha, seed=seed, **kw)]
     assert draw(3) == draw(3)
     vocab = dict(zip(ours.pieces, ours.scores))
     segs = list(segmentations(word, vocab))
     weights = {tuple(s): math.exp(alpha * sum(vocab[p] for p in s)) for s in segs}
-    z = sum(weights.values())
     for nbest_size in (-1, 3):
         kept = sorted(weights, key=weights.get, reverse=True)[:nbest_size] if nbest_size > 0 else list(weights)
         zk = sum(weights[s] for s in kept)

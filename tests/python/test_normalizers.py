@@ -72,6 +72,7 @@ def pairs(charsmap=None):
         (hf.Replace(tokenizers.Regex(r" {2,}"), " "), ours.Replace({"Regex": r" {2,}"}, " ")),
         (hf.Replace("e", ""), ours.Replace("e", "")),
         (hf.Prepend("▁"), ours.Prepend("▁")),
+        (hf.Prepend(), ours.Prepend()), (hf.Nmt(), ours.Nmt()),
         (hf.Sequence([hf.NFD(), hf.StripAccents(), hf.Lowercase()]),
          ours.Sequence([ours.NFD(), ours.StripAccents(), ours.Lowercase()])),
     ]
@@ -136,6 +137,19 @@ def test_hf_and_sentencepiece_modes_differ_where_the_libraries_differ(
     assert hf_out != sp_out.replace("▁", " ").strip()
     assert ours.Precompiled(charsmap).normalize_str(text) == hf_out
     assert _sentencepiece_like(text, ours.Precompiled(charsmap, mode="sentencepiece")) == sp_out
+
+
+def test_nmt_matches_tokenizers_on_every_character():
+    # Every BMP character and a sample of astral ones, each between letters so
+    # that removals and replacements shift the alignment of what follows.
+    chars = [chr(c) for c in range(1, 0x10000) if not 0xD800 <= c <= 0xDFFF]
+    chars += [chr(c) for c in range(0x10000, 0x110000, 97)]
+    texts = ["".join(f"a{c}" for c in chars[i:i + 512]) for i in range(0, len(chars), 512)]
+    texts += ["\x01\t\u2581\ufeff", "\u200b\u200b x \x7f\x8f\x9f", "\x0b", "\ufffd"]
+    hf_nmt, our_nmt = hf.Nmt(), ours.Nmt()
+    assert [t for t in texts if hf_nmt.normalize_str(t) != our_nmt.normalize_str(t)] == []
+    assert [t for t in texts if hf_char_alignment(t, hf_nmt.normalize)
+            != our_char_alignment(t, our_nmt.normalize)] == []
 
 
 def _hf_dict(normalizer):

@@ -6,7 +6,7 @@ import json
 import pytest
 import tokenizers as hf
 
-from subword_lab import Tokenizer, models, trainers
+from subword_lab import models, trainers
 from subword_lab.core.errors import SubwordLabError
 from subword_lab.trainers import BpeTrainer, TrainingCancelled
 

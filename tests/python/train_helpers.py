@@ -5,7 +5,7 @@ import json
 
 import tokenizers as hf
 
-from subword_lab import Tokenizer, models, pre_tokenizers
+from subword_lab import Tokenizer, pre_tokenizers
 
 COURSE = [
     "This is the Hugging Face Course.",

@@ -8,7 +8,6 @@ removed then).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 import references as refs

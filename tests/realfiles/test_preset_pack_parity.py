@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-import catalog  # noqa: E402  (tools/catalog.py)
+import catalog
 import subword_lab
 from subword_lab.io.preset_pack import load_pack
 

@@ -34,7 +34,7 @@ export function loadCss(url) {
   if (sheetsElsewhere) return;
   const href = String(url);
   // Once per sheet, also when the page links it itself (index.html: share.css, for its first paint).
-  if (loaded.has(href) || [...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href === href)) return;
+  if (loaded.has(href) || [.../** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll("link[rel=stylesheet]"))].some((l) => l.href === href)) return;
   loaded.add(href);
   const link = document.createElement("link");
   link.rel = "stylesheet";

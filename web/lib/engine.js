@@ -82,6 +82,8 @@ export class Engine {
 
   // timeout: ms before the worker counts as stuck (default: this.timeouts; 0: never, for
   // work the user watches and can stop, such as training).
+  /** @param {string} cmd @param {any} [args] @param {Transferable[]} [transfer]
+   *  @param {{timeout?: number}} [options] */
   request(cmd, args = {}, transfer = [], { timeout } = {}) {
     const memo = this.remember(cmd, args);
     const id = this.nextId++;
@@ -243,7 +245,7 @@ export class Engine {
 }
 
 function errorWithKind(message, kind, regex) {
-  const error = new Error(message);
+  const error = /** @type {Error & {kind?: string, regex?: object}} */ (new Error(message));
   error.kind = kind;
   if (regex) error.regex = { pattern: regex.pattern, field: regex.field, file: regex.file };
   return error;

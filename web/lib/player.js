@@ -73,8 +73,11 @@ function setAttr(node, name, value) {
 export class Player {
   // container: where the controls go; scope: the element whose keyboard events the player
   // handles; active(): whether the keys are the player's now (a page-wide scope needs it).
+  /** @param {{container: HTMLElement, scope?: ParentNode, onPosition?: (k: number) => void,
+   *           active?: () => boolean}} options */
   constructor({ container, scope = container, onPosition = () => {}, active = () => true }) {
     this.active = active;
+    /** @type {{length: number, render(k: number): void, narrate(k: number): string}} */
     this.timeline = { length: 0, render: () => {}, narrate: () => "" };
     this.k = 0;
     this.playing = false;

@@ -53,8 +53,18 @@ class TrainView {
     form.setAttribute("aria-label", t("train.form"));
     // Pressing Train plays the run from its first step (a link to a step opens that step).
     form.addEventListener("submit", (e) => { e.preventDefault(); this.train({ play: true }); });
-    Object.assign(this, optionControls(), customTextBox((file) => this.readFile(file)),
-      formButtons(() => this.cancel()), statusLines(), resultActions(() => this.useInTokenize()));
+    // Named one by one (not Object.assign) so that tsc knows the view's fields.
+    const options = optionControls(), custom = customTextBox((file) => this.readFile(file));
+    const buttons = formButtons(() => this.cancel()), lines = statusLines();
+    const results = resultActions(() => this.useInTokenize());
+    this.corpus = options.corpus; this.algo = options.algo; this.vocab = options.vocab;
+    this.tie = options.tie; this.method = options.method; this.tieField = options.tieField;
+    this.methodField = options.methodField; this.optionRow = options.optionRow;
+    this.textBox = custom.textBox; this.fileInput = custom.fileInput; this.customBox = custom.customBox;
+    this.trainButton = buttons.trainButton; this.cancelButton = buttons.cancelButton;
+    this.buttons = buttons.buttons; this.status = lines.status; this.error = lines.error;
+    this.actions = results.actions; this.useButton = results.useButton;
+    this.download = results.download; this.summary = results.summary;
     form.append(this.optionRow, this.customBox, this.buttons);
     this.playerBox = el("div", "train-player");
     this.stage = el("div", "train-stage");
@@ -115,7 +125,7 @@ class TrainView {
   }
 
   // ------------------------------------------------------------------ view lifecycle
-  async activate() {
+  async activate(_options = {}) {
     this.active = true;
     this.context.placePlayer(this.loadedTimeline ? this.playerBox : null);
     if (this.started) return;

@@ -7,7 +7,6 @@ everything else through to the wrapped Tokenizer.
 """
 from __future__ import annotations
 
-import json
 
 from .. import decoders, models, normalizers, pre_tokenizers, processors
 from . import trainers_module as trainers

@@ -1,6 +1,8 @@
 """The one error type Subword Lab raises for bad files, bad fields and bad options."""
 from __future__ import annotations
 
+import os
+
 
 class SubwordLabError(ValueError):
     """A malformed or unsupported input.
@@ -9,7 +11,8 @@ class SubwordLabError(ValueError):
     was wrong, so a command line can print it as it is, without a traceback.
     """
 
-    def __init__(self, message: str, path=None, field=None):
+    def __init__(self, message: str, path: str | os.PathLike[str] | None = None,
+                 field: str | None = None) -> None:
         self.path = None if path is None else str(path)
         self.field = field
         self.reason = message

@@ -30,6 +30,10 @@ class Token(NamedTuple):
     value: str
     offsets: tuple
 
+    def as_tuple(self) -> tuple:
+        """(id, value, offsets), as tokenizers' `Token.as_tuple`."""
+        return (self.id, self.value, self.offsets)
+
 
 # Rust's `char::is_whitespace` (the Unicode White_Space property). Python's
 # str.isspace() also accepts U+001C..U+001F, which HF does not strip.
@@ -61,9 +65,9 @@ def _plain(new, text, shift, original=None):
 class NormalizedString:
     __slots__ = ("original", "normalized", "_align", "_shift")
 
-    def __init__(self, text: str = "", *, _normalized=None, _align=None, _shift=0):
-        self.original = text
-        self.normalized = text if _normalized is None else _normalized
+    def __init__(self, sequence: str = "", *, _normalized=None, _align=None, _shift=0):
+        self.original = sequence
+        self.normalized = sequence if _normalized is None else _normalized
         self._align = _align  # None = identity with `original`
         self._shift = _shift  # where `original` starts in the whole input
 
@@ -304,9 +308,9 @@ class NormalizedString:
         return self
 
     # ----- filter / map -----------------------------------------------------
-    def filter(self, keep):
+    def filter(self, func):
         text = self.normalized
-        drop = {c for c in set(text) if not keep(c)}
+        drop = {c for c in set(text) if not func(c)}
         if self._plain_start():
             if drop:
                 self._drop_chars(drop)
@@ -344,13 +348,18 @@ class NormalizedString:
         self._align = new_align
         self.normalized = pattern.sub("", text)
 
-    def map(self, fn):
+    def map(self, func):
         text = self.normalized
-        mapped = "".join(fn(c) for c in text)
+        mapped = "".join(func(c) for c in text)
         if len(mapped) != len(text):
             raise ValueError("map() must turn each character into exactly one character")
         self._map_chars(mapped)
         return self
+
+    def for_each(self, func) -> None:
+        """Call `func` on each normalized character (tokenizers' `for_each`)."""
+        for c in self.normalized:
+            func(c)
 
     # ----- adding and removing around the edges -----------------------------
     def prepend(self, s: str):
@@ -431,9 +440,18 @@ class NormalizedString:
         return self
 
     # ----- slicing and splitting -------------------------------------------
-    def slice(self, start: int, end: int):
+    def slice(self, range, end=None):
         """The part of this string over `normalized[start:end]`, with its own
-        `original` (the chars it is aligned to) and shift into the input."""
+        `original` (the chars it is aligned to) and shift into the input.
+        Called as `slice(start, end)`, or as tokenizers calls it with one
+        range: a `(start, end)` pair or a `slice` object."""
+        if end is None:
+            if isinstance(range, slice):
+                start, end, _ = range.indices(len(self.normalized))
+            else:
+                start, end = range
+        else:
+            start = range
         n = len(self.normalized)
         if start < 0 or end > n or start > end:
             return None
@@ -732,8 +750,8 @@ class Split:
 class PreTokenizedString:
     __slots__ = ("original", "splits")
 
-    def __init__(self, text_or_normalized):
-        ns = text_or_normalized
+    def __init__(self, s):
+        ns = s  # a str, or a NormalizedString
         if isinstance(ns, str):
             ns = NormalizedString(ns)
         self.original = ns.original
@@ -742,30 +760,30 @@ class PreTokenizedString:
     def __repr__(self):
         return f"PreTokenizedString({self.splits!r})"
 
-    def split(self, fn) -> None:
-        """Replace every untokenized split by `fn(index, normalized)`'s pieces
+    def split(self, func) -> None:
+        """Replace every untokenized split by `func(index, normalized)`'s pieces
         (NormalizedStrings or Splits); empty pieces are dropped."""
         new = []
         for i, split in enumerate(self.splits):
             if split.tokens is not None:
                 new.append(split)
                 continue
-            for piece in fn(i, split.normalized):
+            for piece in func(i, split.normalized):
                 if not isinstance(piece, Split):
                     piece = Split(piece)
                 if piece.normalized.normalized:
                     new.append(piece)
         self.splits = new
 
-    def normalize(self, fn) -> None:
+    def normalize(self, func) -> None:
         for split in self.splits:
             if split.tokens is None:
-                fn(split.normalized)
+                func(split.normalized)
 
-    def tokenize(self, fn) -> None:
+    def tokenize(self, func) -> None:
         for split in self.splits:
             if split.tokens is None:
-                split.tokens = list(fn(split.normalized))
+                split.tokens = list(func(split.normalized))
 
     def get_splits(self, offset_referential="original", offset_type="char") -> list:
         """[(normalized text, (start, end), tokens)] per split. "original" gives

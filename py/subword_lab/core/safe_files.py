@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -27,11 +28,11 @@ __all__ = ["MAX_BYTES", "size_cap", "check_file_kind", "check_regular", "read_by
 # vocabularies and still refuses a runaway file before it is read.
 MAX_BYTES = 512 * 1024 * 1024
 # The cap for the load() under way (its max_bytes= option), seen by every reader.
-_CAP = ContextVar("subword_lab_max_bytes", default=None)
+_CAP: ContextVar[int | None] = ContextVar("subword_lab_max_bytes", default=None)
 
 
 @contextmanager
-def size_cap(max_bytes):
+def size_cap(max_bytes: int | None) -> Iterator[None]:
     """Within this block, files may be up to `max_bytes` (None: the default cap)."""
     token = _CAP.set(None if max_bytes is None else _size_cap(max_bytes))
     try:
@@ -40,7 +41,7 @@ def size_cap(max_bytes):
         _CAP.reset(token)
 
 
-def _size_cap(max_bytes):
+def _size_cap(max_bytes: int | None) -> int:
     if max_bytes is None:
         return _CAP.get() or MAX_BYTES
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
@@ -49,14 +50,14 @@ def _size_cap(max_bytes):
     return max_bytes
 
 
-def _describe(mode) -> str:
+def _describe(mode: int) -> str:
     kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
              (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
              (stat.S_ISSOCK, "a socket"))
     return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
-def check_file_kind(path):
+def check_file_kind(path: str | os.PathLike[str]) -> os.stat_result:
     """Refuse what is not a regular file after following symlinks; its stat."""
     try:
         info = os.stat(path)  # follows symlinks: what would really be read
@@ -68,7 +69,7 @@ def check_file_kind(path):
     return info
 
 
-def check_regular(path, max_bytes=None):
+def check_regular(path: str | os.PathLike[str], max_bytes: int | None = None) -> int:
     """Refuse what is not a regular file (after symlinks) or is over the size cap."""
     cap = _size_cap(max_bytes)
     info = check_file_kind(path)
@@ -79,7 +80,7 @@ def check_regular(path, max_bytes=None):
     return cap
 
 
-def read_bytes(path, max_bytes=None) -> bytes:
+def read_bytes(path: str | os.PathLike[str], max_bytes: int | None = None) -> bytes:
     """The bytes of a regular file of at most `max_bytes` (default MAX_BYTES)."""
     path = Path(path)
     cap = check_regular(path, max_bytes)
@@ -104,7 +105,7 @@ def read_bytes(path, max_bytes=None) -> bytes:
     return data
 
 
-def read_text(path, what: str, max_bytes=None) -> str:
+def read_text(path: str | os.PathLike[str], what: str, max_bytes: int | None = None) -> str:
     data = read_bytes(path, max_bytes)
     if not data.strip():
         raise SubwordLabError(f"empty file (expected {what})", path=path)
@@ -121,7 +122,7 @@ def read_text(path, what: str, max_bytes=None) -> str:
 
 # -- writing --------------------------------------------------------------------------------
 
-def same_file(a, b) -> bool:
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     """Do two paths name the same file (resolved path, or same device and inode)?"""
     try:
         if Path(a).resolve() == Path(b).resolve():
@@ -132,7 +133,8 @@ def same_file(a, b) -> bool:
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
-def check_not_input(output, inputs, field=None):
+def check_not_input(output: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]],
+                    field: str | None = None) -> None:
     """Refuse to write `output` if it is one of `inputs` (the user's data)."""
     for source in inputs:
         if same_file(output, source):
@@ -140,7 +142,7 @@ def check_not_input(output, inputs, field=None):
                                   path=output, field=field)
 
 
-def _check_target(path, field):
+def _check_target(path: str | os.PathLike[str], field: str | None) -> Path:
     text = os.fspath(path)
     if not text:
         raise SubwordLabError("the output path is empty", field=field)
@@ -156,14 +158,17 @@ def _check_target(path, field):
     return path
 
 
-def check_writable(path, inputs=(), field=None):
+def check_writable(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (),
+                   field: str | None = None) -> Path:
     """Refuse early an output that cannot be written or is one of the inputs."""
     path = _check_target(path, field)
     check_not_input(path, inputs, field)
     return path
 
 
-def atomic_write(path, data, inputs=(), field=None):
+def atomic_write(path: str | os.PathLike[str], data: str | bytes,
+                 inputs: Iterable[str | os.PathLike[str]] = (),
+                 field: str | None = None) -> None:
     """Write `data` (str as UTF-8, or bytes) to `path` all at once or not at all.
 
     The bytes go to a temporary file next to `path`, which is then renamed over

@@ -86,7 +86,7 @@ def _ranks(path, entries, shift) -> dict:
             raise SubwordLabError("token_bytes is not base64", path=path,
                                   field=f"{where}.token_bytes") from None
         if i < 256 and token != bytes([i]):
-            raise SubwordLabError(f"the first 256 tokens must be the single bytes in order",
+            raise SubwordLabError("the first 256 tokens must be the single bytes in order",
                                   path=path, field=where)
         if token in ranks:
             raise SubwordLabError("this token is listed twice", path=path, field=where)

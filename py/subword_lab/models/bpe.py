@@ -278,7 +278,6 @@ class BPE(Model):
 
     def _ranked_word(self, word):
         """Rank-mode BPE on a string: (ids, starts, ends)."""
-        n = len(word)
         ranks = self._ranks
         bounds = rank_bounds(word, ranks)
         vocab = self.vocab
@@ -512,15 +511,15 @@ class BPE(Model):
         )
 
     @classmethod
-    def read_file(cls, vocab_path, merges_path):
+    def read_file(cls, vocab, merges):
         """vocab.json and merges.txt (GPT-2 style) -> (vocab, merges)."""
         import json
 
-        with open(vocab_path, encoding="utf-8") as f:
+        with open(vocab, encoding="utf-8") as f:
             vocab = json.load(f)
         if not isinstance(vocab, dict):
             raise model_error("vocab.json must hold an object of token -> id", "vocab")
-        with open(merges_path, encoding="utf-8", newline="") as f:
+        with open(merges, encoding="utf-8", newline="") as f:
             lines = f.read().split("\n")
         if lines and lines[-1] == "":
             lines.pop()
@@ -528,6 +527,6 @@ class BPE(Model):
         return vocab, _parse_merges(lines)
 
     @classmethod
-    def from_file(cls, vocab_path, merges_path, **kwargs) -> "BPE":
-        vocab, merges = cls.read_file(vocab_path, merges_path)
+    def from_file(cls, vocab, merges, **kwargs) -> "BPE":
+        vocab, merges = cls.read_file(vocab, merges)
         return cls(vocab, merges, **kwargs)

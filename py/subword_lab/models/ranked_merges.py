@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core.tables import byte_level
-from ._rank_engine import merges_from_ranks  # noqa: F401 - re-exported: io callers look here
+from ._rank_engine import merges_from_ranks  # re-exported: io callers look here
 
 __all__ = ["merges_from_ranks", "rank_by_product", "tiktoken_merges"]
 

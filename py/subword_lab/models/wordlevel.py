@@ -34,19 +34,19 @@ class WordLevel(Model):
         return {"type": "WordLevel", "vocab": ordered_vocab(self.vocab), "unk_token": self.unk_token}
 
     @staticmethod
-    def read_file(vocab_path) -> dict:
+    def read_file(vocab) -> dict:
         """A vocab.json ({token: id}) as a dict."""
         import json
 
-        with open(vocab_path, encoding="utf-8") as f:
+        with open(vocab, encoding="utf-8") as f:
             vocab = json.load(f)
         if not isinstance(vocab, dict):
             raise model_error("vocab.json must hold an object of token -> id", "vocab")
         return vocab
 
     @classmethod
-    def from_file(cls, vocab_path, unk_token="<unk>") -> "WordLevel":
-        return cls(cls.read_file(vocab_path), unk_token=unk_token)
+    def from_file(cls, vocab, unk_token="<unk>") -> "WordLevel":
+        return cls(cls.read_file(vocab), unk_token=unk_token)
 
     @classmethod
     def from_dict(cls, d: dict) -> "WordLevel":

@@ -145,9 +145,9 @@ class WordPiece(Model):
         )
 
     @classmethod
-    def read_file(cls, vocab_path) -> dict:
+    def read_file(cls, vocab) -> dict:
         """A BERT vocab.txt: one token per line, the id is the line number."""
-        with open(vocab_path, encoding="utf-8", newline="") as f:
+        with open(vocab, encoding="utf-8", newline="") as f:
             lines = f.read().split("\n")
         if lines and lines[-1] == "":
             lines.pop()
@@ -155,5 +155,5 @@ class WordPiece(Model):
         return {line.rstrip(): i for i, line in enumerate(lines)}
 
     @classmethod
-    def from_file(cls, vocab_path, **kwargs) -> "WordPiece":
-        return cls(cls.read_file(vocab_path), **kwargs)
+    def from_file(cls, vocab, **kwargs) -> "WordPiece":
+        return cls(cls.read_file(vocab), **kwargs)

@@ -110,6 +110,10 @@ class Trainer:
                 words[word] = words.get(word, 0) + count
         self.words = words
 
+    def get_word_count(self) -> int:
+        """The number of distinct words fed so far (tokenizers' `get_word_count`)."""
+        return len(self.words)
+
     # -- cancelling --------------------------------------------------------------
     def cancel(self):
         """Ask a running `train` to stop at the next step (safe from a callback)."""

@@ -7,6 +7,7 @@ that occurs first in corpus order.
 """
 from __future__ import annotations
 
+from ..core.errors import SubwordLabError
 from .merge_trainer import MergeTrainer
 from .exact_engine import ExactEngine
 from .hf_engine import HfEngine
@@ -19,6 +20,20 @@ class BpeTrainer(MergeTrainer):
 
     algorithm = "bpe"
     model_type = "BPE"
+
+    def __init__(self, vocab_size=30000, min_frequency=0, show_progress=True,
+                 progress_format="indicatif", special_tokens=(), limit_alphabet=None,
+                 initial_alphabet=(), continuing_subword_prefix=None, end_of_word_suffix=None,
+                 max_token_length=None, tie_break="hf", trace="summary"):
+        # progress_format, like show_progress, is kept for tokenizers' API only:
+        # progress goes through on_event here.
+        if progress_format not in ("indicatif", "json", "silent"):
+            raise SubwordLabError("must be 'indicatif', 'json' or 'silent', got "
+                                  f"{progress_format!r}", field="progress_format")
+        super().__init__(vocab_size, min_frequency, show_progress, special_tokens,
+                         limit_alphabet, initial_alphabet, continuing_subword_prefix,
+                         end_of_word_suffix, max_token_length, tie_break, trace)
+        self.progress_format = progress_format
 
     def _initial_tokens(self, vocab, alphabet):
         """Every word as the ids of its characters; characters left out of the

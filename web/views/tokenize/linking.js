@@ -25,7 +25,7 @@ export class TokenLinks {
       if (chip) this.highlight(Number(chip.dataset.index), { from: "token" });
     });
     tokens.addEventListener("pointerleave", () => {
-      const focused = document.activeElement;
+      const focused = /** @type {HTMLElement} */ (document.activeElement);
       if (tokens.contains(focused) && focused.dataset.index) this.highlight(Number(focused.dataset.index), {});
       else this.highlight(-1);
     });
@@ -95,7 +95,7 @@ export class TokenLinks {
     if (this.pointerFrame) return;
     this.pointerFrame = requestAnimationFrame(() => {
       this.pointerFrame = 0;
-      const seg = document.elementsFromPoint(event.clientX, event.clientY).find((node) => node.classList?.contains("seg"));
+      const seg = /** @type {HTMLElement | undefined} */ (document.elementsFromPoint(event.clientX, event.clientY).find((node) => node.classList?.contains("seg")));
       if (seg) this.highlight(Number(seg.dataset.index), { from: "text" });
     });
   }

@@ -75,7 +75,8 @@ export function licenceParts(preset) {
 
 export class Picker {
   constructor({ select, presetsGroup, filter, details, progress, onPick }) {
-    Object.assign(this, { select, presetsGroup, filter, details, progress, onPick });
+    this.select = select; this.presetsGroup = presetsGroup; this.filter = filter;
+    this.details = details; this.progress = progress; this.onPick = onPick;
     this.presets = new Map();
   }
 

@@ -11,7 +11,11 @@ import "../../i18n/catalog.js";
 export class RulesLine {
   // Set by the view: `engine` (web/lib/engine.js) and `infos` (key -> what describe() said).
   constructor({ root, choice, text, pattern, onChange, onError }) {
-    Object.assign(this, { root, choice, text, pattern, onChange, onError });
+    this.root = root; this.choice = choice; this.text = text; this.pattern = pattern;
+    this.onChange = onChange; this.onError = onError;
+    /** @type {any} */ this.engine = null; // set by the view
+    /** @type {Map<string, any> | null} */ this.infos = null; // set by the view
+    /** @type {Map<string, string> | null} */ this.defaults = null;
     this.chosen = new Map(); // tokenizer key -> "recognise" | "as_text" chosen by the reader
     this.key = null;
     this.choice.addEventListener("change", () => {

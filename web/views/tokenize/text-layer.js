@@ -67,6 +67,7 @@ export class TextLayer {
 
   // What [from, to) is drawn with: {s, e, i?} for each token span (i: its index) and each
   // stretch of text between two spans; `cut` says whether tokens were left out around it.
+  /** @returns {[any[], number]} the items drawn and where the text after them starts */
   itemsFor(result, text, from, to) {
     const offsets = result.offsets;
     const items = [];

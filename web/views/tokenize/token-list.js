@@ -57,6 +57,7 @@ export class TokenList {
     this.pool = new Map(); // what a chip shows -> chips free to reuse
     this.highlighted = -1;
     this.focusIndex = 0; // the chip Tab reaches (roving tabindex)
+    /** @type {Map<any, any> | JoinWindow} */
     this.joins = new Map();
     this.widths = null; // every token's chip width, for the result drawn
     this.marks = new Map(); // legend mark -> how many tokens show it

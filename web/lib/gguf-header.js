@@ -65,6 +65,7 @@ const MORE = Symbol("more");
 const BAD = Symbol("bad");
 
 // The header's bytes. onProgress({received, total}) while reading.
+/** @param {Blob} file @param {(progress: {received: number, total: number}) => void} [onProgress] */
 export async function ggufHeader(file, onProgress = () => {}) {
   let size = Math.min(file.size, 1 << 20);
   for (;;) {

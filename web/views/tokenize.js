@@ -11,14 +11,14 @@ import "../i18n/tokenize.js";
 import { TokenList } from "./tokenize/token-list.js";
 import { TokenLinks, whyDetail } from "./tokenize/linking.js";
 import { fillDropHint, bindDrop } from "./tokenize/file-drop.js";
-import { Picker, missingText } from "./tokenize/picker.js";
+import { Picker, missingNote } from "./tokenize/picker.js";
 import { RulesLine } from "./tokenize/rules.js";
 import { presetBytes } from "../lib/presets.js";
 import { TokenExport } from "./tokenize/export.js";
 import { WholeCount } from "./tokenize/counter.js";
 import { followAnswer } from "./tokenize/live.js";
 import { PendingCue } from "./tokenize/pending.js";
-import { ggufHeader, isGguf } from "../lib/gguf-header.js";
+import { openFileRequest, withoutName } from "./tokenize/open-file.js";
 
 // The sample promises no particular split: each tokenizer cuts it its own way, and
 // the chips below show how. (Common words stay whole; rare ones come apart.)
@@ -116,14 +116,8 @@ export class TokenizeView {
   // The note for the missing presets `asked` (the same reason once, after all the presets
   // it keeps out), and always the list of presets that failed to load.
   showMissing(asked) {
-    const notes = [];
-    const byReason = new Map();
-    for (const preset of asked) byReason.set(missingText(preset), [...byReason.get(missingText(preset)) || [], preset.label]);
-    const why = [...byReason].map(([missing, labels]) => t("cat.why", { label: labels.join(", "), missing }));
-    if (why.length) notes.push(t("cat.notShipped", { list: why.join(" ") }));
-    if (this.manifest.error) notes.push(t("tok.presetsFailed", { error: this.manifest.error }));
-    this.el.note.textContent = notes.length ? [...notes, t("tok.ownFile")].join(" ") : "";
-    this.el.note.hidden = !notes.length;
+    this.el.note.textContent = missingNote(asked, this.manifest.error);
+    this.el.note.hidden = !this.el.note.textContent;
   }
 
   bind() {
@@ -220,11 +214,8 @@ export class TokenizeView {
     this.clearError();
     let details;
     try {
-      // A GGUF model (often gigabytes): only its header, read by slices.
-      const all = await Promise.all(files.map(async (f) => (files.length === 1 && isGguf(f)
-        ? (await ggufHeader(f)).buffer : f.arrayBuffer())));
-      const args = files.length === 1 ? { key, name, bytes: all[0] } : { key, names: files.map((f) => f.name), blobs: all };
-      details = await this.engine.request("openFile", args, all);
+      const { args, buffers } = await openFileRequest(files, key);
+      details = await this.engine.request("openFile", args, buffers);
     } catch (error) {
       this.showError(t("tok.couldNotOpen", { name, message: withoutName(error.message, files[0].name) })
         + this.stillUsing(previous));
@@ -403,10 +394,4 @@ export class TokenizeView {
       if (this.renderedAt === stamp) this.paintedAt = performance.now();
     }, 0));
   }
-}
-
-/** "tokenizer.json: model.vocab: ..." after "Could not open tokenizer.json:" names the file once. */
-function withoutName(message, name) {
-  const prefix = `${name}: `;
-  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }

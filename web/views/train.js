@@ -38,6 +38,8 @@ class TrainView {
     loadCss(new URL("./train.css", import.meta.url));
     loadCss(new URL("./code.css", import.meta.url));
     this.code = createCodePanel();
+    /** @type {Promise<void> | null} the Code panel of the shown run, once it is filled */
+    this.codeSettled = null;
     this.code.clear();
     this.build();
   }

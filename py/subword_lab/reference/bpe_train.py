@@ -67,7 +67,7 @@ def train_words(word_counts, words, alphabet, *, algorithm, vocab_size, special_
             stop = "no_pairs"
             break
         best, *others = ranked
-        pair, count, score = best["pair"], best["count"], best.get("score")
+        pair, count, score = best["pair"], best["count"], best.get("score")  # noqa: F841  (score: shown in the Code panel, read from this frame)
         if count < min_frequency:
             stop = "min_frequency"
             break

@@ -8,7 +8,7 @@ import { t } from "../../i18n/index.js";
 import { el, loadCss } from "../../lib/dom.js";
 import { megabytes } from "../../lib/presets.js";
 import "../../i18n/catalog.js";
-export { missingText } from "../../i18n/presets.js"; // (the view words the catalog's notes with it)
+import { missingText } from "../../i18n/presets.js";
 
 const number = (n) => (n == null ? "?" : Number(n).toLocaleString("en-US"));
 
@@ -198,4 +198,16 @@ export class Picker {
       label.textContent = t("cat.opening", { name });
     }
   }
+}
+
+// The note for the missing presets `asked` (the same reason once, after all the presets it
+// keeps out), and that presets failed to load when they did (`error`); "" for none.
+export function missingNote(asked, error) {
+  const notes = [];
+  const byReason = new Map();
+  for (const preset of asked) byReason.set(missingText(preset), [...byReason.get(missingText(preset)) || [], preset.label]);
+  const why = [...byReason].map(([missing, labels]) => t("cat.why", { label: labels.join(", "), missing }));
+  if (why.length) notes.push(t("cat.notShipped", { list: why.join(" ") }));
+  if (error) notes.push(t("tok.presetsFailed", { error }));
+  return notes.length ? [...notes, t("tok.ownFile")].join(" ") : "";
 }

@@ -20,7 +20,7 @@ import hostile_cases
 from test_regex_guard import PLACES, SLOW, TEXT
 
 from shots import shot_path
-from test_recovery import poll
+from waits import poll
 
 FIELD = PLACES["split"][1]  # pre_tokenizer.pretokenizers[1].pattern
 

@@ -14,6 +14,8 @@ sentencepiece's own (same ids), and our score must equal its score.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import struct
 
 import pytest
@@ -22,7 +24,9 @@ import sentencepiece as spm
 import assets
 import subword_lab
 
-from conftest import DATA
+# tests/data (not `from conftest import DATA`: with every test folder collected, the
+# name conftest is tests/browser's)
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 UNK_PENALTY = 10.0
 RESET = 100_000.0

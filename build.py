@@ -178,7 +178,9 @@ def find_chromium(python: Path) -> str:
     if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
         run(["apt-get", "update"], env=env)
-        run(["apt-get", "install", "-y", "--no-install-recommends", "chromium"], env=env)
+        # with a CJK font, so the page's Chinese is drawn (and measured) as letters, not boxes
+        run(["apt-get", "install", "-y", "--no-install-recommends", "chromium", "fonts-wqy-microhei"],
+            env=env)
         found = shutil.which("chromium")
         if found:
             return found

@@ -26,7 +26,7 @@ __all__ = [
 
 
 class Normalizer:
-    """Base: subclasses implement normalize(ns) and to_dict()."""
+    """Base: subclasses implement normalize(normalized) and to_dict()."""
 
     def normalize(self, normalized: NormalizedString) -> None:
         raise NotImplementedError
@@ -41,7 +41,7 @@ class Normalizer:
 
     @staticmethod
     def custom(obj):
-        """Wrap a Python object that has a normalize(ns) method (HF's Normalizer.custom)."""
+        """Wrap a Python object that has a normalize(normalized) method (HF's Normalizer.custom)."""
         return CustomNormalizer(obj)
 
     def __repr__(self):
@@ -50,13 +50,13 @@ class Normalizer:
 
 
 class CustomNormalizer(Normalizer):
-    """A normalizer written in Python: any object with a normalize(ns) method."""
+    """A normalizer written in Python: any object with a normalize(normalized) method."""
 
     def __init__(self, obj):
         self.obj = obj
 
-    def normalize(self, ns):
-        borrowed = custom_calls.Borrowed(ns)
+    def normalize(self, normalized):
+        borrowed = custom_calls.Borrowed(normalized)
         try:
             custom_calls.call_user(self.obj, "normalize", borrowed)
         finally:
@@ -70,28 +70,28 @@ class CustomNormalizer(Normalizer):
 
 
 class NFC(Normalizer):
-    def normalize(self, ns):
-        ns.nfc()
+    def normalize(self, normalized):
+        normalized.nfc()
 
 
 class NFD(Normalizer):
-    def normalize(self, ns):
-        ns.nfd()
+    def normalize(self, normalized):
+        normalized.nfd()
 
 
 class NFKC(Normalizer):
-    def normalize(self, ns):
-        ns.nfkc()
+    def normalize(self, normalized):
+        normalized.nfkc()
 
 
 class NFKD(Normalizer):
-    def normalize(self, ns):
-        ns.nfkd()
+    def normalize(self, normalized):
+        normalized.nfkd()
 
 
 class Lowercase(Normalizer):
-    def normalize(self, ns):
-        ns.lowercase()
+    def normalize(self, normalized):
+        normalized.lowercase()
 
 
 def _strip(ns, table):
@@ -108,8 +108,8 @@ class StripAccents(Normalizer):
     table, which is older than this Python's); pair it with NFD to strip
     accents from letters."""
 
-    def normalize(self, ns):
-        _strip(ns, "strip_accents")
+    def normalize(self, normalized):
+        _strip(normalized, "strip_accents")
 
 
 # ----- BertNormalizer ---------------------------------------------------------
@@ -136,23 +136,23 @@ class BertNormalizer(Normalizer):
         self.strip_accents = strip_accents
         self.lowercase = bool(lowercase)
 
-    def normalize(self, ns):
+    def normalize(self, normalized):
         if self.clean_text:
-            self._clean(ns)
-        if self.handle_chinese_chars and _CHINESE.search(ns.normalized):
+            self._clean(normalized)
+        if self.handle_chinese_chars and _CHINESE.search(normalized.normalized):
             changes = []
-            for c in ns.normalized:
+            for c in normalized.normalized:
                 if _CHINESE.match(c):
                     changes.extend(((" ", 0), (c, 1), (" ", 1)))
                 else:
                     changes.append((c, 0))
-            ns.transform(changes, 0)
+            normalized.transform(changes, 0)
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
-        if strip and not ns.normalized.isascii():
-            ns.nfd()
-            _strip(ns, "bert_mn")  # Mn only, from its own table again
+        if strip and not normalized.normalized.isascii():
+            normalized.nfd()
+            _strip(normalized, "bert_mn")  # Mn only, from its own table again
         if self.lowercase:
-            ns.lowercase()
+            normalized.lowercase()
 
     @staticmethod
     def _clean(ns):
@@ -192,13 +192,13 @@ class Strip(Normalizer):
         self.left = bool(left)
         self.right = bool(right)
 
-    def normalize(self, ns):
+    def normalize(self, normalized):
         if self.left and self.right:
-            ns.strip()
+            normalized.strip()
         elif self.left:
-            ns.lstrip()
+            normalized.lstrip()
         elif self.right:
-            ns.rstrip()
+            normalized.rstrip()
 
     def to_dict(self):
         return {"type": "Strip", "strip_left": self.left, "strip_right": self.right}
@@ -208,9 +208,9 @@ class Prepend(Normalizer):
     def __init__(self, prepend="\u2581"):
         self.prepend = str(prepend)
 
-    def normalize(self, ns):
-        if ns.normalized:
-            ns.prepend(self.prepend)
+    def normalize(self, normalized):
+        if normalized.normalized:
+            normalized.prepend(self.prepend)
 
     def to_dict(self):
         return {"type": "Prepend", "prepend": self.prepend}
@@ -241,8 +241,8 @@ class Replace(Normalizer):
 
     pattern = sealed_pattern("Replace")
 
-    def normalize(self, ns):
-        ns.replace(self._matcher, self.content)
+    def normalize(self, normalized):
+        normalized.replace(self._matcher, self.content)
 
     def to_dict(self):
         return {"type": "Replace", "pattern": dict(self._pattern), "content": self.content}
@@ -303,8 +303,8 @@ class Precompiled(Normalizer):
             hit = self._starts[ch] = self.charsmap.may_start(ch)
         return hit
 
-    def normalize(self, ns):
-        text = ns.normalized
+    def normalize(self, normalized):
+        text = normalized.normalized
         if self.charsmap is None or not text:
             return
         ascii_starters = (self._patterns or self._prepare())[1]
@@ -314,7 +314,7 @@ class Precompiled(Normalizer):
             return
         changes = self._sp_changes(text) if self.mode == "sentencepiece" else self._hf_changes(text)
         if changes is not None:
-            ns.transform(changes, 0)
+            normalized.transform(changes, 0)
 
     def _hf_changes(self, text):
         changes, last, modified = [], 0, False
@@ -373,9 +373,9 @@ class Sequence(SequenceItems, Normalizer):
     def __init__(self, normalizers):
         self._set_items(normalizers)
 
-    def normalize(self, ns):
+    def normalize(self, normalized):
         for normalizer in self.normalizers:
-            normalizer.normalize(ns)
+            normalizer.normalize(normalized)
 
     def to_dict(self):
         return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
@@ -384,8 +384,8 @@ class Sequence(SequenceItems, Normalizer):
 class ByteLevel(Normalizer):
     """Every character as the byte-level characters of its UTF-8 bytes (GPT-2's alphabet)."""
 
-    def normalize(self, ns):
-        ns.transform(byte_level.transform_changes(ns.normalized))
+    def normalize(self, normalized):
+        normalized.transform(byte_level.transform_changes(normalized.normalized))
 
 
 # ----- tokenizer.json ------------------------------------------------------------------

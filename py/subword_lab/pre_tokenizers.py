@@ -118,7 +118,7 @@ def _require(d: dict, key: str, type_name: str):
 # ---------------------------------------------------------------------------
 
 class PreTokenizer(JsonState):
-    """Base class: subclasses implement pre_tokenize(pts) and to_dict()."""
+    """Base class: subclasses implement pre_tokenize(pretok) and to_dict()."""
 
     def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         raise NotImplementedError
@@ -134,7 +134,7 @@ class PreTokenizer(JsonState):
 
     @staticmethod
     def custom(pretok):
-        """Wrap a Python object that has a pre_tokenize(pts) method (HF's PreTokenizer.custom)."""
+        """Wrap a Python object that has a pre_tokenize(pretok) method (HF's PreTokenizer.custom)."""
         return CustomPreTokenizer(pretok)
 
     def __repr__(self):
@@ -153,13 +153,13 @@ class PreTokenizer(JsonState):
 
 
 class CustomPreTokenizer(PreTokenizer):
-    """A pre-tokenizer written in Python: any object with a pre_tokenize(pts) method."""
+    """A pre-tokenizer written in Python: any object with a pre_tokenize(pretok) method."""
 
     def __init__(self, obj):
         self.obj = obj
 
-    def pre_tokenize(self, pts):
-        custom_calls.call_user(self.obj, "pre_tokenize", pts)
+    def pre_tokenize(self, pretok):
+        custom_calls.call_user(self.obj, "pre_tokenize", pretok)
 
     def to_dict(self):
         custom_calls.not_saveable("pre-tokenizer")
@@ -171,25 +171,25 @@ class CustomPreTokenizer(PreTokenizer):
 class Whitespace(PreTokenizer):
     """Words (`\\w+`) and runs of other non-space symbols (`[^\\w\\s]+`); spaces dropped."""
 
-    def pre_tokenize(self, pts):
+    def pre_tokenize(self, pretok):
         pattern = _words_or_symbols()
-        pts.split(lambda _, ns: ns.split(pattern, "removed", invert=True))
+        pretok.split(lambda _, ns: ns.split(pattern, "removed", invert=True))
 
 
 class WhitespaceSplit(PreTokenizer):
     """Split on Unicode whitespace, which is dropped."""
 
-    def pre_tokenize(self, pts):
+    def pre_tokenize(self, pretok):
         pattern = _whitespace_run()
-        pts.split(lambda _, ns: ns.split(pattern, "removed"))
+        pretok.split(lambda _, ns: ns.split(pattern, "removed"))
 
 
 class BertPreTokenizer(PreTokenizer):
     """Split on whitespace, then isolate every punctuation character."""
 
-    def pre_tokenize(self, pts):
+    def pre_tokenize(self, pretok):
         space, punct, pieces = _whitespace_run(), _punctuation_char(), _bert_pieces()
-        pts.split(lambda _, ns: ns.split(pieces, "removed", invert=True)
+        pretok.split(lambda _, ns: ns.split(pieces, "removed", invert=True)
                   if ns._align is None else _split_twice(ns, space, punct))
 
 
@@ -205,9 +205,9 @@ class Punctuation(PreTokenizer):
     def __init__(self, behavior: str = "isolated"):
         self.behavior = _behavior(behavior)
 
-    def pre_tokenize(self, pts):
+    def pre_tokenize(self, pretok):
         punct, behavior = _punctuation_char(), self.behavior
-        pts.split(lambda _, ns: ns.split(punct, behavior))
+        pretok.split(lambda _, ns: ns.split(punct, behavior))
 
     def to_dict(self):
         return {"type": "Punctuation", "behavior": _BEHAVIOR_NAMES[self.behavior]}
@@ -219,10 +219,10 @@ class Digits(PreTokenizer):
     def __init__(self, individual_digits: bool = False):
         self.individual_digits = bool(individual_digits)
 
-    def pre_tokenize(self, pts):
+    def pre_tokenize(self, pretok):
         behavior = "isolated" if self.individual_digits else "contiguous"
         digit = _numeric_char()
-        pts.split(lambda _, ns: ns.split(digit, behavior))
+        pretok.split(lambda _, ns: ns.split(digit, behavior))
 
     def to_dict(self):
         return {"type": "Digits", "individual_digits": self.individual_digits}
@@ -237,9 +237,9 @@ class CharDelimiterSplit(PreTokenizer):
                                   field="delimiter")
         self.delimiter = delimiter
 
-    def pre_tokenize(self, pts):
+    def pre_tokenize(self, pretok):
         delim = self.delimiter
-        pts.split(lambda _, ns: ns.split(delim, "removed"))
+        pretok.split(lambda _, ns: ns.split(delim, "removed"))
 
     def to_dict(self):
         return {"type": "CharDelimiterSplit", "delimiter": self.delimiter}
@@ -253,9 +253,9 @@ class FixedLength(PreTokenizer):
             raise SubwordLabError("length must be a positive integer", field="length")
         self.length = length
 
-    def pre_tokenize(self, pts):
+    def pre_tokenize(self, pretok):
         n = self.length
-        pts.split(lambda _, ns: [ns.slice(i, min(i + n, len(ns.normalized)))
+        pretok.split(lambda _, ns: [ns.slice(i, min(i + n, len(ns.normalized)))
                                  for i in range(0, len(ns.normalized), n)])
 
     def to_dict(self):
@@ -295,8 +295,8 @@ class ByteLevel(PreTokenizer):
                 _to_byte_chars(piece)
         return pieces
 
-    def pre_tokenize(self, pts):
-        pts.split(self._split)
+    def pre_tokenize(self, pretok):
+        pretok.split(self._split)
 
     def to_dict(self):
         return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
@@ -348,8 +348,8 @@ class Metaspace(PreTokenizer):
             return ns.split(rep, "merged_with_next")
         return [ns]
 
-    def pre_tokenize(self, pts):
-        pts.split(self._split)
+    def pre_tokenize(self, pretok):
+        pretok.split(self._split)
 
     def to_dict(self):
         return {"type": "Metaspace", "replacement": self.replacement,
@@ -395,12 +395,12 @@ class Split(PreTokenizer):
 
     pattern = sealed_pattern("Split")
 
-    def pre_tokenize(self, pts):
+    def pre_tokenize(self, pretok):
         compiled, behavior, invert = self._compiled, self.behavior, self.invert
         if type(compiled) is regex_guard.GuardedRegex and \
-                sum(len(s.normalized.normalized) for s in pts.splits) <= compiled.cheap_length:
+                sum(len(s.normalized.normalized) for s in pretok.splits) <= compiled.cheap_length:
             compiled = compiled.compiled  # too short to backtrack for long: plain `re`
-        pts.split(lambda _, ns: ns.split(compiled, behavior, invert=invert))
+        pretok.split(lambda _, ns: ns.split(compiled, behavior, invert=invert))
 
     def to_dict(self):
         if isinstance(self._pattern, Regex):
@@ -440,8 +440,8 @@ class UnicodeScripts(PreTokenizer):
         cuts.append(len(text))
         return [ns.slice(a, b) for a, b in zip(cuts, cuts[1:])]
 
-    def pre_tokenize(self, pts):
-        pts.split(self._split)
+    def pre_tokenize(self, pretok):
+        pretok.split(self._split)
 
 
 @functools.lru_cache(maxsize=None)
@@ -475,9 +475,9 @@ class Sequence(SequenceItems, PreTokenizer):
     def __init__(self, pre_tokenizers):
         self._set_items(pre_tokenizers)
 
-    def pre_tokenize(self, pts):
+    def pre_tokenize(self, pretok):
         for p in self.pretokenizers:
-            p.pre_tokenize(pts)
+            p.pre_tokenize(pretok)
 
     def to_dict(self):
         return {"type": "Sequence", "pretokenizers": [p.to_dict() for p in self.pretokenizers]}

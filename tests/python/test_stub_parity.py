@@ -152,6 +152,20 @@ def _signature_problems(stub_params, ours) -> list[str]:
     return problems
 
 
+def _member_params(owner, member, target):
+    """Our parameters for `owner.member` (found as `target`), as a caller passes them."""
+    if member in ("__new__", "__init__"):
+        return _ours_params(owner)
+    if isinstance(target, staticmethod):
+        return _ours_params(target.__func__)
+    if isinstance(target, classmethod):
+        return _ours_params(getattr(owner, member))
+    ours = _ours_params(target)
+    if ours is not None and ours and ours[0][0] in ("self", "cls"):
+        ours = ours[1:]
+    return ours
+
+
 def stub_differences() -> list[str]:
     import importlib
     differences = []
@@ -176,16 +190,7 @@ def stub_differences() -> list[str]:
         if what == "function" and class_name is None:
             ours = _ours_params(target)
         elif what == "method":
-            if member in ("__new__", "__init__"):
-                ours = _ours_params(owner)
-            elif isinstance(target, staticmethod):
-                ours = _ours_params(target.__func__)
-            elif isinstance(target, classmethod):
-                ours = _ours_params(getattr(owner, member))
-            else:
-                ours = _ours_params(target)
-                if ours is not None and ours and ours[0][0] in ("self", "cls"):
-                    ours = ours[1:]
+            ours = _member_params(owner, member, target)
         else:
             continue
         if ours is None:
@@ -195,10 +200,74 @@ def stub_differences() -> list[str]:
     return differences
 
 
+def _stub_bases() -> dict[str, dict[str, set[str]]]:
+    """For each stub file, {base class: its subclasses} as the stub declares them."""
+    bases: dict[str, dict[str, set[str]]] = {}
+    for stub in MODULES:
+        tree = ast.parse((STUBS / stub).read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                for base in node.bases:
+                    if isinstance(base, ast.Name):
+                        bases.setdefault(stub, {}).setdefault(base.id, set()).add(node.name)
+    return bases
+
+
+def override_differences() -> list[str]:
+    """Each public subclass of ours checked against the base-class stub methods it overrides.
+
+    The stubs declare `normalize`, `pre_tokenize`, `decode`, `process`, ... once, on
+    the base class; a subclass that overrides one must still accept every call written
+    against the base's stub (`NFC().normalize(normalized=ns)`). A method the subclass
+    inherits unchanged is the base's and was checked there.
+    """
+    import importlib
+    declared = {(stub, cls, member) for stub, cls, member, what, _ in _stub_entries()
+                if what == "method"}
+    methods = [(stub, cls, member, params) for stub, cls, member, what, params in _stub_entries()
+               if what == "method" and member not in DUNDERS]
+    differences = []
+    for stub, stub_bases in _stub_bases().items():
+        module = importlib.import_module(MODULES[stub])
+        for base_name in stub_bases:
+            base = getattr(module, base_name, None)
+            if not isinstance(base, type):
+                continue  # a missing base is reported by stub_differences
+            subclasses = sorted(
+                (name, obj) for name, obj in vars(module).items()
+                if not name.startswith("_") and isinstance(obj, type)
+                and issubclass(obj, base) and obj is not base)
+            for stub_of, cls_of, member, stub_params in methods:
+                if (stub_of, cls_of) != (stub, base_name):
+                    continue
+                key = f"{stub}:{base_name}.{member}"
+                if key in EXCLUDED:
+                    continue
+                inherited = inspect.getattr_static(base, member, None)
+                for name, sub in subclasses:
+                    target = inspect.getattr_static(sub, member, None)
+                    if target is None or target is inherited \
+                            or (stub, name, member) in declared:
+                        continue  # not overridden, or checked as the stub's own entry
+                    ours = _member_params(sub, member, target)
+                    if ours is None:
+                        continue
+                    for problem in _signature_problems(stub_params, ours):
+                        differences.append(f"{stub}:{name}.{member} (overrides "
+                                           f"{base_name}.{member}): {problem}")
+    return differences
+
+
 def test_every_public_name_and_parameter_of_the_stubs_exists_here():
     differences = stub_differences()
     assert not differences, "\n".join([f"{len(differences)} differences from tokenizers' stubs:"]
                                       + differences)
+
+
+def test_every_override_of_a_stub_method_accepts_the_stubs_calls():
+    differences = override_differences()
+    assert not differences, "\n".join(
+        [f"{len(differences)} overrides differ from their base class's stub:"] + differences)
 
 
 def test_the_stubs_were_read():
@@ -206,10 +275,15 @@ def test_the_stubs_were_read():
     entries = list(_stub_entries())
     assert {e[0] for e in entries} == set(MODULES)
     assert sum(e[3] == "method" for e in entries) > 100
+    # The override check has bases to follow: each stub file but the top-level and
+    # trainers one declares its base class (Normalizer, PreTokenizer, Model, ...).
+    bases = _stub_bases()
+    assert {b for by_stub in bases.values() for b in by_stub} >= {
+        "Normalizer", "PreTokenizer", "Model", "Decoder", "PostProcessor", "Trainer"}
 
 
 if __name__ == "__main__":
     import sys
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
-    for line in stub_differences():
+    for line in stub_differences() + override_differences():
         print(line)

@@ -19,7 +19,7 @@ from .core.components.sequences import SequenceItems, check_dict_depth
 
 __all__ = [
     "Decoder", "WordPiece", "ByteLevel", "Metaspace", "BPEDecoder", "ByteFallback",
-    "Fuse", "Strip", "Replace", "CTC", "Sequence", "from_dict",
+    "Fuse", "Strip", "Replace", "CTC", "Sequence", "DecodeStream", "from_dict",
 ]
 
 

@@ -21,6 +21,7 @@ from .core.tables.precompiled import CharsMap, apply_replacement, graphemes, seg
 __all__ = [
     "Normalizer", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents",
     "BertNormalizer", "Strip", "Replace", "Prepend", "Precompiled", "Sequence", "Nmt",
+    "ByteLevel",
     "from_dict",
 ]
 

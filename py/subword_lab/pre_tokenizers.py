@@ -25,7 +25,7 @@ from .core.normalized import PreTokenizedString
 __all__ = [
     "PreTokenizer", "Whitespace", "WhitespaceSplit", "BertPreTokenizer", "ByteLevel",
     "Metaspace", "Punctuation", "Digits", "Split", "Sequence", "CharDelimiterSplit",
-    "FixedLength", "Regex", "from_dict",
+    "FixedLength", "UnicodeScripts", "Regex", "from_dict",
 ]
 
 # tokenizer.json spells the split behaviours in PascalCase, the Python API in snake_case.

@@ -270,6 +270,18 @@ def test_every_override_of_a_stub_method_accepts_the_stubs_calls():
         [f"{len(differences)} overrides differ from their base class's stub:"] + differences)
 
 
+def test_a_star_import_brings_every_class_of_the_stubs():
+    # tokenizers' modules have no __all__, so `from tokenizers.normalizers import *`
+    # brings every public class; where ours lists __all__, it must list them too.
+    import importlib
+    missing = []
+    for stub, class_name, _member, what, _params in _stub_entries():
+        all_names = getattr(importlib.import_module(MODULES[stub]), "__all__", None)
+        if what == "class" and all_names is not None and class_name not in all_names:
+            missing.append(f"{stub}:{class_name} is not in {MODULES[stub]}.__all__")
+    assert not missing, "\n".join(missing)
+
+
 def test_the_stubs_were_read():
     # A stub file moved or renamed would otherwise pass silently.
     entries = list(_stub_entries())

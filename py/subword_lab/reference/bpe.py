@@ -12,6 +12,9 @@ Encoding a word:
    the one of lowest rank (the leftmost if it occurs twice) and join it.
 3. Repeat step 2 until no adjacent pair has a merge.
 
+(A model with `ignore_merges`, as GPT-4o's and Llama 3's, then takes a word its
+vocabulary holds whole as one token, whatever the merges made of it.)
+
 That is all. The fast code (`subword_lab.models.BPE`) finds the same merges with
 a heap and caches words; the tests prove both give the same tokens and events.
 BPE-dropout (skipping merges at random) is left out here.
@@ -37,11 +40,6 @@ def encode_word(word, vocab, ranks, *, unk_token=None, continuing_subword_prefix
         return []
     report = on_event or (lambda event: None)
     report({"type": "bpe.word", "word": word})
-    if ignore_merges and word in vocab:
-        report({"type": "bpe.ignore_merges", "token": word, "id": vocab[word]})
-        tokens = [[word, vocab[word], 0, len(word)]]
-        report({"type": "bpe.done", "tokens": tokens})
-        return tokens
 
     # Step 1: one symbol per character, each [text, start, end].
     symbols = initial_symbols(word, vocab, unk_token, continuing_subword_prefix or "",
@@ -66,6 +64,13 @@ def encode_word(word, vocab, ranks, *, unk_token=None, continuing_subword_prefix
                 "position": position, "symbols": [s[0] for s in symbols]})
 
     tokens = [[text, vocab[text], start, end] for text, start, end in symbols]
+    if ignore_merges and word in vocab:
+        # With ignore_merges, a word the vocabulary holds whole is one token, whatever
+        # the merges made of it (they are still shown above: how it is built).
+        whole = [word, vocab[word], 0, len(word)]
+        report({"type": "bpe.ignore_merges", "token": word, "id": whole[1],
+                "merged": [t[1] for t in tokens] == [whole[1]]})
+        tokens = [whole]
     report({"type": "bpe.done", "tokens": tokens})
     return tokens
 

@@ -11,6 +11,10 @@ around it, a "▁" or a space starting a word) whose tokens, encoded alone, are
 the very tokens the whole encode gave there. Widening ends at the whole piece,
 where they are equal by definition; so the steps shown always end in the
 tokens the Tokenize view shows.
+
+A GGUF file's tokens come from llama.cpp's own loops, not from a model's tokenize:
+its encode's events are cut at the piece that holds the token, shown whole (for a
+`llama` file that is the whole text between two special tokens).
 """
 from __future__ import annotations
 

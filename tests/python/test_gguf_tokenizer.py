@@ -3,6 +3,7 @@ tokens, and the command line (`encode --tokenizer model.gguf`, `info model.gguf`
 Parity with llama.cpp itself is tests/realfiles/test_gguf_parity.py."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ import subword_lab
 from subword_lab.core.errors import SubwordLabError
 
 import gguf_writer as W
+from opened_files import opened
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -161,3 +163,51 @@ def test_a_missing_byte_token_is_an_error_as_in_llama_cpp(tmp_path):
     assert tok.encode("a a", add_special_tokens=False).ids == [3, 4, 3, 4]
     with pytest.raises(SubwordLabError, match="no token for the byte 0xC3"):
         tok.encode("é")
+
+
+# -- the model events of the kinds that are not BPE by rank ---------------------------
+
+NOT_BY_RANK = {"ggml-vocab-llama-spm.gguf": ("SPM", "bpe.word", "bpe.merge"),
+               "ggml-vocab-phi-3.gguf": ("SPM", "bpe.word", "bpe.merge"),
+               "ggml-vocab-baichuan.gguf": ("SPM", "bpe.word", "bpe.merge"),
+               "ggml-vocab-bert-bge.gguf": ("WPM", "wordpiece.word", "wordpiece.try"),
+               "ggml-vocab-nomic-bert-moe.gguf": ("UGM", "unigram.word", "unigram.edge")}
+DONE = ("bpe.done", "wordpiece.done", "unigram.done")
+
+
+def _hard_texts():
+    """The hard inputs of tests/realfiles (botchan.txt's documents left out: speed)."""
+    spec = importlib.util.spec_from_file_location(
+        "_hard_inputs", ROOT / "tests" / "realfiles" / "hard_inputs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [text for _, text in module.hard_inputs()]
+
+
+@pytest.mark.parametrize("name", sorted(NOT_BY_RANK))
+def test_traced_steps_end_in_the_untraced_tokens(name):
+    """llama (merges by score), bert (WordPiece), t5 (Unigram): each piece's `*.done`
+    tokens, with the special-token pieces between them, are the ids of an encode
+    without on_event; every piece reports its model's steps."""
+    kind, word, step = NOT_BY_RANK[name]
+    tok = opened(name)
+    steps = 0
+    assert tok.gguf.kind == kind
+    for text in _hard_texts():
+        events = []
+        tok.encode(text, add_special_tokens=False, on_event=events.append)
+        pieces = next(e for e in events if e["type"] == "pre_tokenize")["pieces"]
+        done = iter(e for e in events if e["type"] in DONE)
+        traced = []
+        for piece in pieces:
+            traced.extend([tok.token_to_id(piece["text"])] if piece["added"]
+                          else [row[1] for row in next(done)["tokens"]])
+        assert next(done, None) is None
+        assert traced == tok.encode(text, add_special_tokens=False).ids, text
+        # each piece the model sees: model_piece, then its model's word event
+        kinds = [e["type"] for e in events]
+        opened_at = [k for k, t in enumerate(kinds) if t == "model_piece"]
+        assert len(opened_at) == sum(1 for p in pieces if not p["added"])
+        assert all(kinds[k + 1] == word for k in opened_at), text
+        steps += kinds.count(step)
+    assert steps > 1000  # the loop's own steps are reported, not only the results

@@ -16,7 +16,10 @@ FILES = ["gpt2.tiktoken", "o200k_base.tiktoken", "llama3.tokenizer.model",
          "llama2.tokenizer.json", "xlm-roberta.tokenizer.json",
          "botchan_en_unigram_1000.model", "botchan_en_bpe_1000.model",
          "mistral.tokenizer.model.v1", "mistral.tokenizer.model.v3",
-         "mistral.tokenizer.model.v7", "kyoto_ja_unigram_8000.model"]
+         "mistral.tokenizer.model.v7", "kyoto_ja_unigram_8000.model",
+         # GGUF, one of each kind: BPE by score, WordPiece, Unigram, BPE by rank
+         "ggml-vocab-llama-spm.gguf", "ggml-vocab-bert-bge.gguf",
+         "ggml-vocab-nomic-bert-moe.gguf", "ggml-vocab-gpt-2.gguf"]
 TEXTS = {
     "en": "Hello weather! Tokenizers split unbelievably long words, don't they?\n  Twice.",
     "vi": "Thời tiết hôm nay thật đẹp, chúng ta đi dạo nhé!",

@@ -53,9 +53,10 @@ def bpe_merge(units, ranks, trace=None):
     return [len(t) for t in texts if t]
 
 
-def spm_merge(text, token_to_id, scores):
+def spm_merge(text, token_to_id, scores, trace=None):
     """Merge lengths of a text: llama.cpp's SPM (highest score of the merged token
-    first, leftmost on ties), over characters."""
+    first, leftmost on ties), over characters. `trace`, a list, receives each merge
+    done as (id of the merged token, index of its left character)."""
     n = len(text)
     if n < 2:
         return [n] if n else []
@@ -80,6 +81,8 @@ def spm_merge(text, token_to_id, scores):
         if not sizes[left] or not sizes[right] or sizes[left] + sizes[right] != size:
             continue
         sizes[left] += sizes[right]
+        if trace is not None:
+            trace.append((get(text[left:left + size]), left))
         sizes[right] = 0
         nxt[left] = nxt[right]
         if nxt[right] >= 0:

@@ -14,7 +14,7 @@ import struct
 from ..core.errors import SubwordLabError
 from .attrs import NORMAL, UNUSED, USER_DEFINED, SPACE as _SPACE
 
-__all__ = ["encode", "normalize", "charsmap"]
+__all__ = ["encode", "normalize", "charsmap", "tokens", "viterbi"]
 
 
 def _tables(vocab):
@@ -79,11 +79,21 @@ def _prefix(vocab, data, at, user):
     return data[at:at + n], n
 
 def encode(vocab, text, start, end, ids, starts, ends):
-    matchable, prefixes, _, unknown = _tables(vocab)
     data, where = normalize(vocab, text, start, end)
-    n = len(data)
-    if not n:
+    if not data:
         return
+    for i, lo, hi in tokens(vocab, viterbi(vocab, data)):
+        ids.append(i)
+        starts.append(min(s for s, _ in where[lo:hi]))
+        ends.append(max(e for _, e in where[lo:hi]))
+
+
+def viterbi(vocab, data, trace=None):
+    """llama.cpp's forward pass over normalized bytes: per byte position, the best
+    (id, start, total score) ending there. `trace`, a list, receives every edge
+    looked at as (start, end, id, score, unknown)."""
+    matchable, prefixes, _, unknown = _tables(vocab)
+    n = len(data)
     unk = vocab.specials["unk"]
     attrs, scores = vocab.attrs, vocab.scores
     best = [(unk, 0, float("-inf"))] * (n + 1)
@@ -99,20 +109,32 @@ def encode(vocab, text, start, end, ids, starts, ends):
             if i is not None:
                 if k - at == width:
                     single = True
-                score = base + (0.0 if attrs[i] & USER_DEFINED else scores[i])
+                edge = 0.0 if attrs[i] & USER_DEFINED else scores[i]
+                if trace is not None:
+                    trace.append((at, k, i, edge, False))
+                score = base + edge
                 if score > best[k][2]:
                     best[k] = (i, at, score)
             k += 1
         if not single:
+            if trace is not None:
+                trace.append((at, at + width, unk, unknown, True))
             score = base + unknown
             if score > best[at + width][2]:
                 best[at + width] = (unk, at, score)
         at += width
-    found, k, prev_unknown = [], n, False
+    return best
+
+
+def tokens(vocab, best, fuse=True):
+    """The best path back from the end: [(id, start, end)] in bytes, a run of unknowns
+    read as one unknown token (unless `fuse` is false)."""
+    unk = vocab.specials["unk"]
+    found, k, prev_unknown = [], len(best) - 1, False
     while True:
         i, begin, _ = best[k]
         is_unknown = i == unk
-        if not (prev_unknown and is_unknown):
+        if not (fuse and prev_unknown and is_unknown):
             found.append((i, begin, k))
         else:  # a run of unknowns is one token: widen the one kept
             found[-1] = (i, begin, found[-1][2])
@@ -120,10 +142,7 @@ def encode(vocab, text, start, end, ids, starts, ends):
             break
         prev_unknown = is_unknown
         k = begin
-    for i, lo, hi in reversed(found):
-        ids.append(i)
-        starts.append(min(s for s, _ in where[lo:hi]))
-        ends.append(max(e for _, e in where[lo:hi]))
+    return found[::-1]
 
 # -- detokenize ------------------------------------------------------------------
 

@@ -357,19 +357,27 @@ class GGUFVocab:
                 starts.append(lo)
                 ends.append(hi)
             else:
-                for b in piece.encode("utf-8", "surrogatepass"):
-                    j = token_to_id(f"<0x{b:02X}>")
-                    if j is None:
-                        j = token_to_id(chr(b) if b < 128 else
-                                        bytes([b]).decode("utf-8", "surrogateescape"))
-                    if j is None:
-                        raise SubwordLabError(f"no token for the byte 0x{b:02X} (llama.cpp "
-                                              "fails here too)", path=self.path,
-                                              field="tokenizer.ggml.tokens")
-                    ids.append(j)
-                    starts.append(lo)
-                    ends.append(hi)
+                found = self.spm_byte_ids(piece)
+                ids.extend(found)
+                starts.extend([lo] * len(found))
+                ends.extend([hi] * len(found))
             at += length
+
+    def spm_byte_ids(self, piece):
+        """The ids llama.cpp's SPM gives a merged piece that is not a token: its
+        bytes' tokens, <0xNN> or else the byte's own character."""
+        out = []
+        for b in piece.encode("utf-8", "surrogatepass"):
+            j = self.token_to_id.get(f"<0x{b:02X}>")
+            if j is None:
+                j = self.token_to_id.get(chr(b) if b < 128 else
+                                         bytes([b]).decode("utf-8", "surrogateescape"))
+            if j is None:
+                raise SubwordLabError(f"no token for the byte 0x{b:02X} (llama.cpp "
+                                      "fails here too)", path=self.path,
+                                      field="tokenizer.ggml.tokens")
+            out.append(j)
+        return out
 
     def piece(self, i, special):
         """llama.cpp's token_to_piece, as bytes."""

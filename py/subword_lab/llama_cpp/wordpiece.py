@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import unicode as U
 from .attrs import SPACE as _SPACE
 
-__all__ = ["encode", "words"]
+__all__ = ["encode", "match", "words"]
 
 
 def words(vocab, text, start, end):
@@ -48,25 +48,33 @@ def words(vocab, text, start, end):
 def encode(vocab, text, start, end, ids, starts, ends):
     get, longest = vocab.token_to_id.get, vocab.max_chars
     for word, where in words(vocab, text, start, end):
-        marked = _SPACE + word
-        n, i, found = len(marked), 0, []
-        while i < n:
-            for j in range(min(n, i + longest), i, -1):
-                t = get(marked[i:j])
-                if t is not None:
-                    lo = where[max(i - 1, 0)]
-                    found.append((t, lo, where[j - 2] + 1 if j >= 2 else lo))
-                    i = j
-                    break
-            else:
-                found = []
-                break
+        found = [(t, where[max(i - 1, 0)], where[j - 2] + 1 if j >= 2 else where[0])
+                 for t, i, j in match(_SPACE + word, get, longest)]
         if not found:
             found = [(vocab.specials["unk"], where[0], where[-1] + 1)]
         for t, lo, hi in found:
             ids.append(t)
             starts.append(lo)
             ends.append(hi)
+
+
+def match(marked, get, longest, tried=None):
+    """llama.cpp's longest match from the left over a marked word: [(id, start, end)]
+    in `marked`, or [] when some position has no match (the word is then unknown).
+    `tried`, a list, receives every window looked up as (start, end, id or None)."""
+    n, i, found = len(marked), 0, []
+    while i < n:
+        for j in range(min(n, i + longest), i, -1):
+            t = get(marked[i:j])
+            if tried is not None:
+                tried.append((i, j, t))
+            if t is not None:
+                found.append((t, i, j))
+                i = j
+                break
+        else:
+            return []
+    return found
 
 
 def _is_chinese(cp):

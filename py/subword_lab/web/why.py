@@ -11,6 +11,10 @@ around it, a "▁" or a space starting a word) whose tokens, encoded alone, are
 the very tokens the whole encode gave there. Widening ends at the whole piece,
 where they are equal by definition; so the steps shown always end in the
 tokens the Tokenize view shows.
+
+A GGUF file's tokens come from llama.cpp's own loops, not from a model's tokenize:
+its encode's events are cut at the piece that holds the token, shown whole (for a
+`llama` file that is the whole text between two special tokens).
 """
 from __future__ import annotations
 
@@ -88,6 +92,8 @@ def why_trace(args: dict, emit) -> dict:
     if not 0 <= index < len(encoding.ids):
         raise SubwordLabError(f"there is no token {index} in this text "
                               f"({len(encoding.ids)} tokens)", field="index")
+    if getattr(tokenizer, "gguf", None) is not None:
+        return _why_gguf(tokenizer, text, special, encoding, index, emit)
     word = encoding.word_ids[index]
     pieces = _pieces(tokenizer, text, special)
     if word is None or word >= len(pieces):
@@ -122,3 +128,52 @@ def why_trace(args: dict, emit) -> dict:
     return {"added": False, "text": original, "word": stretch,
             "ids": [t.id for t in traced], "tokens": [t.value for t in traced],
             "token": k - a, "start": start, "end": end, "full": text}
+
+
+_DONE = ("bpe.done", "wordpiece.done", "unigram.done")
+
+
+def _why_gguf(tokenizer, text, special, encoding, index, emit):
+    """A GGUF file's tokens come from llama.cpp's steps, not a model's tokenize: the
+    encode's own events are cut at the piece that made token `index`, whole."""
+    events: list = []
+    tokenizer.encode(text, special_tokens=special, on_event=events.append)
+    pieces = next(e for e in events if e["type"] == "pre_tokenize")["pieces"]
+    steps: dict = {}
+    current = None
+    for event in events:
+        if event["type"] == "model_piece":
+            current = steps[event["index"]] = [event]
+        elif current is not None and event["type"].split(".")[0] in (
+                "bpe", "wordpiece", "unigram"):
+            current.append(event)
+    first = 0  # tokens a post-processor put in front (BOS) made no piece
+    while (first < len(encoding.ids) and encoding.special_tokens_mask[first]
+           and tuple(encoding.offsets[first]) == (0, 0)):
+        first += 1
+    for k, piece in enumerate(pieces):
+        rows = [[piece["text"], None]] if piece["added"] else next(
+            e for e in steps[k] if e["type"] in _DONE)["tokens"]
+        if first + len(rows) > index:
+            break
+        first += len(rows)
+    else:
+        raise SubwordLabError(f"token {index} ({encoding.tokens[index]!r}) was added by "
+                              "the post-processor, not made from the text", field="index")
+    start, end = piece["offsets"]
+    original = text[start:end]
+    members = list(range(first, first + len(rows)))
+    result = {"text": original, "word": piece["text"],
+              "ids": [encoding.ids[i] for i in members],
+              "tokens": [encoding.tokens[i] for i in members],
+              "token": index - first, "start": encoding.offsets[members[0]][0],
+              "end": encoding.offsets[members[-1]][1], "full": text}
+    if piece["added"]:
+        return {"added": True, **result}
+    emit({"type": "input", "sequence": 0, "text": original})
+    emit({"type": "pre_tokenize", "sequence": 0, "pieces": [
+        {"text": piece["text"], "offsets": [0, len(original)], "added": False}]})
+    for event in steps[k]:
+        emit({**event, "index": 0, "offsets": [0, len(original)]}
+             if event["type"] == "model_piece" else event)
+    return {"added": False, **result}

@@ -36,7 +36,7 @@ NAMES = {
 }
 
 # Names of several words, some of them English words: read as one name.
-NAME_PHRASES = ("Mistral Large", "Hugging Face", "Llama 4 Community License")
+NAME_PHRASES = ("Mistral Large", "Hugging Face", "Llama 4 Community License", "Nomic Embed")
 
 # Common English words that Python's messages and the catalog's data may carry even when no
 # English interface string uses them.

@@ -34,7 +34,7 @@ Blob.prototype.arrayBuffer = function () {
 
 
 def _llama_cpp_ids(path, text):
-    run = subprocess.run(["node", str(ROOT / "tests/realfiles/gguf_oracle.mjs")],
+    run = subprocess.run(["node", str(ROOT / "tests/realfiles/llama_oracle/oracle.mjs")],
                          input=json.dumps({"model": str(path), "texts": [text]}),
                          capture_output=True, text=True, cwd=ROOT, check=True)
     return json.loads(run.stdout)["special"][0]
@@ -58,6 +58,7 @@ def test_a_multi_gib_gguf_opens_from_its_header(app, tmp_path):
     app.type_text(TEXT)
     ids = app.ids()
     assert ids == [1] + expected
+    app.page.get_by_test_id("settings").evaluate("details => { details.open = true; }")  # folded at first
     rules = app.page.get_by_test_id("rules-text").inner_text()
     assert "GGUF" in rules and "llama" in rules
     reads = app.page.evaluate("window.__reads")

@@ -19,6 +19,14 @@ def hold_python(app):
     return held
 
 
+def python_asked(page):
+    """Wraps opening the page: on leaving, the page has asked for Python's WebAssembly
+    (the worker starts after the first paint, so the request may come after the drawing
+    a test waits for); a round trip after it (page.evaluate) lets the route handler run."""
+    return page.context.expect_event("request", lambda r: r.url.endswith("pyodide.asm.wasm"),
+                                     timeout=60_000)
+
+
 def vocab(page):
     return page.eval_on_selector_all("[data-testid=vocab-item]", "els => els.map(e => e.textContent)")
 
@@ -26,9 +34,11 @@ def vocab(page):
 def test_train_view_shows_course_toy_step_without_python(app):
     held = hold_python(app)
     page = app.page
-    app.open("?view=train&algo=wordpiece&corpus=course-toy&step=1", wait=False)
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 1",
-                           timeout=15_000)
+    with python_asked(page):
+        app.open("?view=train&algo=wordpiece&corpus=course-toy&step=1", wait=False)
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 1",
+                               timeout=15_000)
+    page.evaluate("0")  # a round trip: the route handler has run
     assert vocab(page)[-1] == "##gs"
     winner = page.locator("[data-testid=pair-row][data-winner=true]")
     assert winner.get_by_test_id("pair-score").text_content().startswith("1/20")
@@ -49,9 +59,11 @@ def test_train_view_shows_course_toy_step_without_python(app):
 def test_encode_view_shows_course_toy_without_python(app, algo, tokens):
     held = hold_python(app)
     page = app.page
-    app.open(f"?view=encode&corpus=course-toy&algo={algo}", wait=False)
-    page.wait_for_function("() => window.subwordLab && window.subwordLab.player().length > 0",
-                           timeout=15_000)
+    with python_asked(page):
+        app.open(f"?view=encode&corpus=course-toy&algo={algo}", wait=False)
+        page.wait_for_function("() => window.subwordLab && window.subwordLab.player().length > 0",
+                               timeout=15_000)
+    page.evaluate("0")  # a round trip: the route handler has run
     page.evaluate("() => window.subwordLab.player().seek(window.subwordLab.player().length)")
     if algo == "unigram":  # the lattice: the best path's edges
         page.wait_for_selector("[data-testid=lattice-edge][data-best=true]")
@@ -72,9 +84,11 @@ def test_python_takes_over_without_a_jump(app):
     """Once Python is ready the stored run stays on screen as it was (same step, same items)."""
     held = hold_python(app)
     page = app.page
-    app.open("?view=train&algo=wordpiece&corpus=course-toy&step=1", wait=False)
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 1",
-                           timeout=15_000)
+    with python_asked(page):
+        app.open("?view=train&algo=wordpiece&corpus=course-toy&step=1", wait=False)
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=vocab-item]').length === 1",
+                               timeout=15_000)
+    page.evaluate("0")  # a round trip: the route handler has run
     before = page.inner_text(".train-stage")
     # A few frames later the stored run is still what is drawn (nothing waits on Python).
     page.evaluate("() => new Promise((done) => { let n = 5; const f = () => (--n ? requestAnimationFrame(f) : done()); requestAnimationFrame(f); })")

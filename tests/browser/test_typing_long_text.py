@@ -51,8 +51,11 @@ def chips(app):
 
 
 def assert_chips_are_the_tokens_in_view(app, state):
-    drawn = chips(app)
-    first, end = state["drawn"]
+    # The chips and state().drawn read in one task: the rows just off screen are drawn a
+    # frame after the rows in view, so two separate reads can straddle that frame.
+    (first, end), drawn = app.page.evaluate("""() => [window.subwordLab.state().drawn,
+        [...document.querySelectorAll('[data-testid=token]')].map((el) => [Number(el.dataset.index),
+         Number(el.dataset.tokenId), Number(el.dataset.start), Number(el.dataset.end)])]""")
     assert [c[0] for c in drawn] == list(range(first, end))  # one run of the tokens, in order
     assert 0 < len(drawn) < len(state["ids"])  # only part of them: the list is virtual
     for index, id_, start, stop in drawn:

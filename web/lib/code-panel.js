@@ -75,6 +75,7 @@ export function createCodePanel() {
   note.dataset.testid = "code-note";
   const name = el("p", "code-function");
   name.dataset.testid = "code-function";
+  name.translate = false; // a file path and a function name: code in every language
   const source = el("pre", "code-source");
   source.tabIndex = 0; // scrollable: reachable by keyboard
   const varsBox = el("div", "code-vars-box");

@@ -43,13 +43,6 @@ def long_text(botchan_txt) -> str:
     return Path(botchan_txt).read_bytes().decode("utf-8").replace("\r\n", "\n")[:12_000]
 
 
-def chips(app):
-    """[(index, id, start, end)] of the chips in the DOM, in the order they are drawn."""
-    return app.page.evaluate("""() => [...document.querySelectorAll('[data-testid=token]')].map(
-        (el) => [Number(el.dataset.index), Number(el.dataset.tokenId), Number(el.dataset.start),
-                 Number(el.dataset.end)])""")
-
-
 def assert_chips_are_the_tokens_in_view(app, state):
     # The chips and state().drawn read in one task: the rows just off screen are drawn a
     # frame after the rows in view, so two separate reads can straddle that frame.

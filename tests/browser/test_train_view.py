@@ -5,6 +5,8 @@ tests/python/test_web_train.py)."""
 from __future__ import annotations
 
 import json
+import random
+import string
 from fractions import Fraction
 from pathlib import Path
 
@@ -202,11 +204,16 @@ def test_a_20_mb_corpus_reads_with_progress_and_cancel_stops_it(app, tmp_path):
     page), the run says how much of it is read, keeps going past the main worker's 20 s
     deadline (a run has none: the user watches it and can cancel), and Cancel ends it."""
     corpus = tmp_path / "corpus.txt"
-    line = "Line {i} of a long corpus: word{w} and other{o} come back again.\n"
+    # Two made-up words a line, drawn at random: hundreds of thousands of distinct
+    # words, so 100,000 merges take about a minute in the page (a corpus of a few
+    # thousand repeated words once finished them all in 19 s, before the 21 s check).
+    rng = random.Random(20)
     with corpus.open("w", encoding="utf-8") as out:
         written, i = 0, 0
         while written < 20_000_000:
-            text = line.format(i=i, w=i % 4999, o=i % 777)
+            a, b = ("".join(rng.choices(string.ascii_lowercase, k=rng.randint(5, 10)))
+                    for _ in range(2))
+            text = f"Line {i} of a long corpus: {a} and {b} come back again.\n"
             out.write(text)
             written += len(text)
             i += 1
@@ -218,8 +225,8 @@ def test_a_20_mb_corpus_reads_with_progress_and_cancel_stops_it(app, tmp_path):
     assert f"{size:,}" in page.get_by_test_id("train-status").text_content()
     assert page.get_by_test_id("train-text").input_value() == ""
     assert "corpus.txt" in page.get_by_test_id("train-text").get_attribute("placeholder")
-    # A vocabulary big enough that the run is still merging when Cancel comes, however
-    # quick the machine (1,000 tokens were learned in 17 s once training got faster).
+    # The largest vocabulary the form takes: the run is still merging when Cancel comes
+    # (CPython alone needs 21 s for these 100,000 merges; Pyodide about three times that).
     page.get_by_test_id("train-vocab-size").fill("100000")
     page.get_by_test_id("train-button").click()
     page.wait_for_selector("[data-testid=train-status]:has-text('Reading the corpus')", timeout=120_000)

@@ -18,6 +18,7 @@ import pytest
 import sentencepiece as spm
 
 import subword_lab
+from hostile_cases import sentencepiece_model as sentencepiece_model_bytes
 from subword_lab.io import sentencepiece_model
 from subword_lab.io.sentencepiece_model import parse_model
 
@@ -73,6 +74,48 @@ def test_lean_unigram_lattice_is_the_general_one(request, trained, botchan_lines
             s = tok.spm_normalizer.normalize_str(text).normalized
             if s:
                 assert model.tokenize(s) == model._to_tokens(s, model._best_path(s)), text
+
+
+def test_segment_paths_are_the_float32_lattice(request, trained, botchan_lines,
+                                               multilingual_lines):
+    """Cached segment paths give the float32 lattice's cuts, and give way to it
+    (None) where a near tie could go either way under float32 rounding: runs of
+    dots (equal-score paths) and long texts, whose large path scores round
+    coarsely, must meet that branch."""
+    long_texts = [" ".join(botchan_lines[k:k + 400]) for k in range(0, 1200, 400)]
+    texts = _texts(botchan_lines, multilingual_lines) + long_texts + [
+        "." * k for k in range(1, 70)] + [" ".join(multilingual_lines) * 3]
+    for path in (request.getfixturevalue("botchan_unigram_model"), trained["unigram"]):
+        tok = subword_lab.load(path)
+        model = tok.model
+        outcomes = set()
+        for text in texts:
+            s = tok.spm_normalizer.normalize_str(text).normalized
+            if not s:
+                continue
+            columns = model._segments.columns(s)
+            outcomes.add(columns is None)
+            if columns is not None:
+                cuts = model._cuts(s)
+                assert columns[2] == cuts[:-1] and columns[3] == cuts[1:], text[:60]
+        assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("delta", [2.0 ** -12, 2.0 ** -10, 2.0 ** -7])
+def test_near_ties_follow_float32_rounding(tmp_path, delta):
+    """"ab" scores a hair below "a" + "b": exact arithmetic takes "a", "b"; after
+    a long run of "z" the path score is large enough that float32 rounds the two
+    to a tie, which sentencepiece gives to "ab" (the first found). The segment
+    path must see that its margin is too thin and leave the choice to float32."""
+    path = tmp_path / "near_tie.model"
+    path.write_bytes(sentencepiece_model_bytes([
+        ("<unk>", 0.0, 2), ("\u2581", -3.0, 1), ("a", -1.0, 1), ("b", -1.0, 1),
+        ("ab", -2.0 - delta, 1), ("z", -20.0, 1)]))
+    oracle = spm.SentencePieceProcessor(model_file=str(path))
+    tok = subword_lab.load(path)
+    for k in (0, 10, 100, 400, 1000, 3000, 4990, 6000):
+        for text in ("z" * k + "ab", "z" * k + "ab zab" * 3):
+            assert tok.encode(text).ids == oracle.encode(text), (k, text[-12:])
 
 
 def test_lean_bpe_merge_is_the_heap_merge(request, trained, botchan_lines, multilingual_lines):

@@ -24,6 +24,7 @@ from itertools import compress
 
 from ..models.base import Token, byte_token
 from ..models.unigram import UNK_PENALTY, Unigram, prefix_table, best_path_spans
+from ._segments import SegmentPaths
 from .pieces import NORMAL, UNUSED, USER_DEFINED, f32
 
 __all__ = ["SentencePieceUnigram"]
@@ -125,36 +126,24 @@ class SentencePieceUnigram(Unigram):
             base = best[start]
             if not low <= base <= high:
                 base = _rebase(best, start, self._longest_piece + 1)
-            end = start + 1
             score = get(s[start])
-            if score is None or score != score:  # no one-char piece here: an unknown edge
-                cand = base + unk_score
+            end = start + 1
+            stop = end if score is None else n
+            if score is None or score != score:  # no one-char piece: an unknown edge
+                score = unk_score
+            while True:
+                cand = base + score  # NaN for a mere prefix: never greater
                 if cand > best[end]:  # a float32 is > best only if the double is
                     slot[0] = cand
                     if slot[0] > best[end]:
                         best[end] = slot[0]
                         back[end] = start
-                if score is None:
-                    continue
-            else:
-                cand = base + score
-                if cand > best[end]:
-                    slot[0] = cand
-                    if slot[0] > best[end]:
-                        best[end] = slot[0]
-                        back[end] = start
-            end += 1
-            while end <= n:
+                end += 1
+                if end > stop:
+                    break
                 score = get(s[start:end])
                 if score is None:
                     break
-                cand = base + score  # NaN for a mere prefix: never greater
-                if cand > best[end]:
-                    slot[0] = cand
-                    if slot[0] > best[end]:
-                        best[end] = slot[0]
-                        back[end] = start
-                end += 1
         cuts = []
         end = n
         while end > 0:
@@ -163,6 +152,16 @@ class SentencePieceUnigram(Unigram):
         cuts.append(0)
         cuts.reverse()
         return (cuts, best[n]) if with_score else cuts
+
+    @property
+    def _segments(self) -> SegmentPaths:
+        """The lean lattice by cached segments (see _segments.py), made on first use."""
+        segments = self._tables.get("segments")
+        if segments is None:
+            scores, ids = self._lean_tables
+            segments = self._tables["segments"] = SegmentPaths(scores, ids, self.unk_score,
+                                                               self._cache)
+        return segments
 
     @property
     def _longest_piece(self) -> int:
@@ -189,10 +188,14 @@ class SentencePieceUnigram(Unigram):
             toks = self._to_tokens(s, self._best_path(s))
             return ([t[0] for t in toks], [t[1] for t in toks],
                     [t[2][0] for t in toks], [t[2][1] for t in toks])
-        cuts = self._cuts(s)
-        starts, ends = cuts[:-1], cuts[1:]
-        values = list(map(s.__getitem__, map(slice, starts, ends)))
-        ids = list(map(self._lean_tables[1].get, values))
+        columns = self._segments.columns(s)
+        if columns is not None:
+            ids, values, starts, ends = columns
+        else:  # a near tie that float32 rounding decides: the whole lattice
+            cuts = self._cuts(s)
+            starts, ends = cuts[:-1], cuts[1:]
+            values = list(map(s.__getitem__, map(slice, starts, ends)))
+            ids = list(map(self._lean_tables[1].get, values))
         if None in ids:  # unknown edges: fused, or bytes with byte fallback
             return self._unknowns(ids, values, starts, ends)
         return ids, values, starts, ends

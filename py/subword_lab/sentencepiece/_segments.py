@@ -1,0 +1,123 @@
+"""sentencepiece Unigram's best path, segment by segment, each segment's path cached,
+for a model without user-defined pieces (unigram.py's lean lattice, made cheaper).
+
+Cuts: a position between two chars that appear side by side in no NORMAL piece is
+crossed by no edge of the lattice (unknown edges are one char long), so every path
+passes through it and the text splits there into segments, whose paths are chosen
+independently of each other, but for one thing: sentencepiece rounds every path
+score to float32, and where two paths are nearly tied that rounding, which depends
+on the score where the segment starts, picks one. So a segment's path is first
+found in exact arithmetic (float64 sums of float32 scores, nearly exact at these
+sizes) with its margin: at each position, how far the best score is ahead of the
+second, per float32 rounding that may have gone into either (a path to position
+`e` of the segment has at most `e` edges). Each rounding is off by at most 2**-24
+times the size of the value rounded, which sentencepiece keeps below 100,000 (its
+rebasing, see unigram.py) plus one score, and which is also bounded by the sum of
+the segments' best scores so far. When every segment's margin exceeds that error,
+float32 arithmetic takes the same path as exact arithmetic, whatever the scores
+where segments start: the cached paths are sentencepiece's. Otherwise `columns`
+returns None and the caller walks the float32 lattice over the whole text.
+"""
+from __future__ import annotations
+
+from itertools import accumulate, chain, compress, repeat
+from operator import add, itemgetter
+
+__all__ = ["SegmentPaths"]
+
+_NEG_INF = float("-inf")
+_REBASE = 100_000.0      # sentencepiece's kScoreResetThreshold
+_ULP = 2.0 ** -24 * 1.001  # float32 rounding error per unit of size, with some room
+_SLACK = 1e-9             # float64 error of a gap in a segment's exact sums
+_CACHE_SIZE, _CACHE_LENGTH = 50_000, 64
+_IDS, _VALUES, _MARGIN, _TOTAL, _SIZE = map(itemgetter, range(5))
+
+
+class SegmentPaths:
+    """The lean lattice's tokens, by segments.
+
+    `scores`: every NORMAL piece -> its float32 score, every other prefix of one ->
+    NaN; `ids`: every NORMAL piece -> its id; `cache`: a dict this fills."""
+
+    def __init__(self, scores, ids, unk_score, cache):
+        self._get = scores.get
+        self._ids = ids
+        self._unk = unk_score
+        # Two chars side by side in some piece -> False: they may not be cut apart.
+        self._joined = dict.fromkeys({t[k:k + 2] for t in ids for k in range(len(t) - 1)},
+                                     False)
+        self._largest = max([abs(unk_score), *map(abs, (scores[t] for t in ids))])
+        self._cache = cache
+
+    def columns(self, s: str):
+        """(ids, pieces, starts, ends), an unknown edge's id None; or None when the
+        float32 rounding might choose another path than exact arithmetic."""
+        n = len(s)
+        cuts = list(compress(range(1, n), map(self._joined.get, map(add, s, s[1:]),
+                                              repeat(True))))
+        cuts.append(n)
+        segs = list(map(s.__getitem__, map(slice, [0, *cuts], cuts)))
+        cache = self._cache
+        entries = list(map(cache.get, segs))
+        if None in entries:
+            for k, entry in enumerate(entries):
+                if entry is None:
+                    seg = segs[k]
+                    entry = entries[k] = self._solve(seg)
+                    if len(cache) < _CACHE_SIZE and len(seg) < _CACHE_LENGTH:
+                        cache[seg] = entry
+        size = min(_REBASE, sum(map(_TOTAL, entries))) + max(map(_SIZE, entries))
+        if min(map(_MARGIN, entries)) <= (size + self._largest) * _ULP:
+            return None
+        ids = list(chain.from_iterable(map(_IDS, entries)))
+        values = list(chain.from_iterable(map(_VALUES, entries)))
+        ends = list(accumulate(map(len, values)))
+        return ids, values, [0, *ends[:-1]], ends
+
+    def _solve(self, w: str):
+        """A segment's best path in exact arithmetic: (ids, pieces, margin, |score|,
+        the largest |score| at a position in it)."""
+        get, unk = self._get, self._unk
+        n = len(w)
+        best = [_NEG_INF] * (n + 1)
+        best[0] = 0.0
+        second = [_NEG_INF] * (n + 1)
+        steps = [0] * (n + 1)
+        back = [0] * (n + 1)
+        margin = float("inf")
+        for start in range(n):
+            base = best[start]
+            if start and (base - second[start] - _SLACK) / (steps[start] + start) < margin:
+                margin = (base - second[start] - _SLACK) / (steps[start] + start)
+            edges = steps[start] + 1
+            score = get(w[start])
+            end = start + 1
+            stop = end if score is None else n
+            if score is None or score != score:  # no one-char piece: the unknown edge
+                score = unk
+            while True:
+                cand = base + score  # NaN for a mere prefix: never greater
+                if cand > best[end]:
+                    second[end] = best[end]
+                    best[end] = cand
+                    back[end] = start
+                    steps[end] = edges
+                elif cand > second[end]:
+                    second[end] = cand
+                end += 1
+                if end > stop:
+                    break
+                score = get(w[start:end])
+                if score is None:
+                    break
+        if (best[n] - second[n] - _SLACK) / (steps[n] + n) < margin:
+            margin = (best[n] - second[n] - _SLACK) / (steps[n] + n)
+        cuts = []
+        end = n
+        while end > 0:
+            cuts.append(end)
+            end = back[end]
+        cuts.reverse()
+        values = tuple(map(w.__getitem__, map(slice, [0, *cuts], cuts)))
+        return (tuple(map(self._ids.get, values)), values, margin, abs(best[n]),
+                max(map(abs, best)))

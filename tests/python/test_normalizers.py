@@ -125,6 +125,16 @@ def test_precompiled_sentencepiece_mode_matches_sentencepiece(
     assert bad == []
 
 
+def test_charsmap_starters_are_the_chars_that_may_start_a_key(charsmap):
+    """`starters()` walks the trie one UTF-8 char deep; `may_start` asks it char by
+    char, over every code point (surrogates included, as surrogatepass encodes)."""
+    table = ours.Precompiled(charsmap).charsmap
+    starters = table.starters()
+    assert starters == "".join(sorted(set(starters)))
+    assert set(starters) == {c for c in map(chr, range(1, 0x110000)) if table.may_start(c)}
+    assert any(c > "\uffff" for c in starters) and any(c.isascii() for c in starters)
+
+
 def test_hf_and_sentencepiece_modes_differ_where_the_libraries_differ(
         charsmap, botchan_unigram_model):
     # A fullwidth letter + combining mark is one short grapheme cluster: HF looks

@@ -20,8 +20,12 @@ returns None and the caller walks the float32 lattice over the whole text.
 """
 from __future__ import annotations
 
+import re
+from array import array
 from itertools import accumulate, chain, compress, repeat
 from operator import add, itemgetter
+
+from .pieces import SPACE
 
 __all__ = ["SegmentPaths"]
 
@@ -39,40 +43,107 @@ class SegmentPaths:
     `scores`: every NORMAL piece -> its float32 score, every other prefix of one ->
     NaN; `ids`: every NORMAL piece -> its id; `cache`: a dict this fills."""
 
-    def __init__(self, scores, ids, unk_score, cache):
+    def __init__(self, scores, ids, unk_score, cache, lattice):
         self._get = scores.get
         self._ids = ids
         self._unk = unk_score
         # Two chars side by side in some piece -> False: they may not be cut apart.
         self._joined = dict.fromkeys({t[k:k + 2] for t in ids for k in range(len(t) - 1)},
                                      False)
+        before = "".join(sorted({p[0] for p in self._joined if p[1] == SPACE}))
+        # Words: the text cut before each "▁" that no piece holds after its left char.
+        self._words = re.compile(("(?<=[^" + re.escape(before) + "])" if before else "(?<=.)")
+                                 + "(?=" + SPACE + ")", re.S).split
         self._largest = max([abs(unk_score), *map(abs, (scores[t] for t in ids))])
         self._cache = cache
+        self._lattice = lattice
 
     def columns(self, s: str):
-        """(ids, pieces, starts, ends), an unknown edge's id None; or None when the
-        float32 rounding might choose another path than exact arithmetic."""
-        n = len(s)
-        cuts = list(compress(range(1, n), map(self._joined.get, map(add, s, s[1:]),
-                                              repeat(True))))
-        cuts.append(n)
-        segs = list(map(s.__getitem__, map(slice, [0, *cuts], cuts)))
+        """(ids, pieces, starts, ends) of non-empty normalized text `s`, an unknown
+        edge's id None: the words' cached paths, the float32 lattice for the text up
+        to the last word where rounding might choose another path."""
+        words = self._words(s)
         cache = self._cache
-        entries = list(map(cache.get, segs))
+        entries = list(map(cache.get, words))
         if None in entries:
             for k, entry in enumerate(entries):
                 if entry is None:
-                    seg = segs[k]
-                    entry = entries[k] = self._solve(seg)
-                    if len(cache) < _CACHE_SIZE and len(seg) < _CACHE_LENGTH:
-                        cache[seg] = entry
-        size = min(_REBASE, sum(map(_TOTAL, entries))) + max(map(_SIZE, entries))
-        if min(map(_MARGIN, entries)) <= (size + self._largest) * _ULP:
-            return None
-        ids = list(chain.from_iterable(map(_IDS, entries)))
-        values = list(chain.from_iterable(map(_VALUES, entries)))
+                    entries[k] = self._entry(words[k])
+        total = sum(map(_TOTAL, entries))
+        size = max(map(_SIZE, entries))
+        unsure = []
+        if min(map(_MARGIN, entries)) <= (min(_REBASE, total + size) + self._largest) * _ULP:
+            unsure = self._unsure(entries)
+        lead = unsure[-1] + 1 if unsure else 0
+        ids = list(chain.from_iterable(map(_IDS, entries[lead:])))
+        values = list(chain.from_iterable(map(_VALUES, entries[lead:])))
+        if lead:  # the float32 lattice, up to the end of the last unsure word
+            if total + size + self._largest < _REBASE:  # no rebasing: from the first
+                first = self._chained(words, entries, unsure)
+            else:
+                head = s[:sum(map(len, words[:lead]))]
+                cuts = self._lattice(head)
+                first = list(map(head.__getitem__, map(slice, cuts, cuts[1:])))
+            values[:0] = first
+            ids[:0] = map(self._ids.get, first)
         ends = list(accumulate(map(len, values)))
         return ids, values, [0, *ends[:-1]], ends
+
+    def _unsure(self, entries) -> list:
+        """The indices of the entries whose margin does not exceed the rounding
+        error their place in the text allows."""
+        largest = self._largest
+        return [k for k, (before, entry) in enumerate(zip(
+            accumulate(map(_TOTAL, entries), initial=0), entries))
+            if entry[2] <= (min(_REBASE, before + entry[4]) + largest) * _ULP]
+
+    def _chained(self, words, entries, unsure) -> list:
+        """The pieces up to the end of the last unsure word, in a text that is never
+        rebased: a sure word's cached pieces, with the float32 path score carried
+        over them as sentencepiece sums it; the lattice for an unsure word, from
+        that score (no path crosses a word's ends: the score there is all that
+        the rest of the text depends on)."""
+        get, unk, lattice = self._get, self._unk, self._lattice
+        slot = array("f", b"\0\0\0\0")
+        score = 0.0
+        values = []
+        todo = set(unsure)
+        for k in range(unsure[-1] + 1):
+            if k in todo:
+                word = words[k]
+                cuts, score = lattice(word, True, score)
+                values += map(word.__getitem__, map(slice, cuts, cuts[1:]))
+                continue
+            pieces = entries[k][1]
+            values += pieces
+            for piece in pieces:
+                edge = get(piece)
+                slot[0] = score + (unk if edge is None or edge != edge else edge)
+                score = slot[0]
+        return values
+
+    def _entry(self, s: str):
+        """The cache entry of a word: its segments' entries (each found once) joined."""
+        cache = self._cache
+        entry = cache.get(s)
+        if entry is not None:
+            return entry
+        n = len(s)
+        cuts = list(compress(range(1, n), map(self._joined.get, map(add, s, s[1:]),
+                                              repeat(True))))
+        if not cuts:
+            entry = self._solve(s)
+        else:
+            cuts.append(n)
+            parts = list(map(self._entry, map(s.__getitem__, map(slice, [0, *cuts], cuts))))
+            totals = list(map(_TOTAL, parts))
+            entry = (tuple(chain.from_iterable(map(_IDS, parts))),
+                     tuple(chain.from_iterable(map(_VALUES, parts))),
+                     min(map(_MARGIN, parts)), sum(totals),
+                     max(map(add, accumulate(totals, initial=0), map(_SIZE, parts))))
+        if len(cache) < _CACHE_SIZE and len(s) < _CACHE_LENGTH:
+            cache[s] = entry
+        return entry
 
     def _solve(self, w: str):
         """A segment's best path in exact arithmetic: (ids, pieces, margin, |score|,

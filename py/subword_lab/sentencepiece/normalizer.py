@@ -12,6 +12,8 @@ from .pieces import SPACE, matcher
 
 __all__ = ["SpmNormalizer"]
 
+_WORD_OR_SPACES = re.compile("[^ ]+| +")
+
 
 class SpmNormalizer:
     """sentencepiece's Normalizer::Normalize: the charsmap (longest rule at each
@@ -31,16 +33,23 @@ class SpmNormalizer:
         """A regex for the positions where something other than "copy this char"
         may happen: a user-defined symbol, or a char that may begin a charsmap rule
         (an ASCII char begins a rule only if it is listed in the charsmap's ASCII
-        starters or a non-ASCII char follows it)."""
+        starters, or begins some rule and a non-ASCII char follows it). Any char
+        past U+FFFF is found too and checked by the caller: a class of a few
+        thousand such chars would be scanned range by range, slowly."""
         parts = []
         if self.user is not None:
             parts.append(self.user.pattern)
         cm = self.charsmap
         if cm is not None and cm.charsmap is not None:
-            starters = cm.charsmap.ascii_key_starters()
-            if starters:
-                parts.append("[" + re.escape(starters) + "]")
-            parts.append("[\x00-\x7f](?=[^\x00-\x7f])|[^\x00-\x7f]")
+            ascii_keys = cm.charsmap.ascii_key_starters()
+            if ascii_keys:
+                parts.append("[" + re.escape(ascii_keys) + "]")
+            starters = cm.charsmap.starters()  # sorted
+            low = "".join(c for c in starters if c.isascii())
+            if low:
+                parts.append("[" + re.escape(low) + "](?=[^\\x00-\\x7f])")
+            bmp = "".join(c for c in starters[len(low):] if c <= "\uffff")
+            parts.append("[" + _ranges(bmp) + "\U00010000-\U0010ffff]")
         return re.compile("|".join(parts)) if parts else None
 
     def _steps(self, text):
@@ -55,34 +64,33 @@ class SpmNormalizer:
         cm = self.charsmap
         longest = cm.charsmap.longest if cm is not None and cm.charsmap is not None else None
         steps = []
-        i, n = 0, len(text)
-        while i < n:
+        run = i = 0  # the plain run so far starts at `run`
+        while True:
             m = special.search(text, i)
             if m is None:
-                steps.append((text[i:], i, n, True))
                 break
-            j = m.start()
-            if j > i:
-                steps.append((text[i:j], i, j, True))
-            i = j
+            i = m.start()
+            step = None
             if user is not None:
                 u = user.match(text, i)
                 if u is not None:
-                    steps.append((u.group(), i, u.end(), False))
-                    i = u.end()
-                    continue
-            c = text[i]
-            if longest is not None and cm._may_start(c):
+                    step = (u.group(), i, u.end(), False)
+            if step is None and longest is not None and cm._may_start(text[i]):
                 key = text[i:i + 32].encode("utf-8", "surrogatepass")
                 hit = longest(key, 0)
                 if hit is not None:
                     length, out = hit
-                    old = key[:length].decode("utf-8", "surrogatepass")
-                    steps.append((out, i, i + len(old), False))
-                    i += len(old)
-                    continue
-            steps.append((c, i, i + 1, True))
-            i += 1
+                    step = (out, i, i + len(key[:length].decode("utf-8", "surrogatepass")),
+                            False)
+            if step is None:  # the char is copied: the plain run goes on
+                i += 1
+                continue
+            if i > run:
+                steps.append((text[run:i], run, i, True))
+            steps.append(step)
+            i = run = step[2]
+        if run < len(text):
+            steps.append((text[run:], run, len(text), True))
         return steps
 
     def normalize_str(self, text: str) -> NormalizedString:
@@ -120,13 +128,18 @@ class SpmNormalizer:
                 align.extend(zip(range(start, end), range(start + 1, end + 1)))
                 prev_space = remove and out[-1] == " "
                 continue
-            if plain and len(out) > 1:  # runs of spaces to collapse: char by char
-                for i, c in enumerate(out, start):
-                    if prev_space and c == " ":
-                        continue
-                    chars.append(space if c == " " else c)
-                    align.append((i, i + 1))
-                    prev_space = c == " "
+            if plain and len(out) > 1:  # runs of spaces to collapse: one space each
+                for m in _WORD_OR_SPACES.finditer(out):
+                    a, b = m.span()
+                    if out[a] != " ":
+                        chars.append(out[a:b])
+                        align.extend(zip(range(start + a, start + b),
+                                         range(start + a + 1, start + b + 1)))
+                        prev_space = False
+                    elif not prev_space:
+                        chars.append(space)
+                        align.append((start + a, start + a + 1))
+                        prev_space = True
                 continue
             if prev_space:
                 out = out.lstrip(" ")
@@ -146,3 +159,16 @@ class SpmNormalizer:
             normalized += space
             align.append((at, at))
         return NormalizedString(text, _normalized=normalized, _align=align)
+
+
+def _ranges(chars: str) -> str:
+    """A sorted string of distinct chars as a regex class body of ranges."""
+    out, i = [], 0
+    while i < len(chars):
+        j = i
+        while j + 1 < len(chars) and ord(chars[j + 1]) == ord(chars[j]) + 1:
+            j += 1
+        out.append(re.escape(chars[i]) if i == j else
+                   re.escape(chars[i]) + "-" + re.escape(chars[j]))
+        i = j + 1
+    return "".join(out)

@@ -105,7 +105,7 @@ class SentencePieceUnigram(Unigram):
             tables = self._tables["lean"] = (scores, ids)
         return tables
 
-    def _cuts(self, s: str, with_score=False):
+    def _cuts(self, s: str, with_score=False, start_score=0.0):
         """The best path's boundaries [0, ..., len(s)], for a model without
         user-defined pieces: the same lattice and float32 arithmetic as
         `_best_path` (NORMAL scores and path scores are float32; their sum in
@@ -113,11 +113,13 @@ class SentencePieceUnigram(Unigram):
         bits leave an addition no double-rounding error), with less work per
         candidate. A candidate is rounded only if it beats the best as a double:
         rounding never makes a smaller value greater. With `with_score`, also
-        the best path's score as sentencepiece holds it (after its rebasings)."""
+        the best path's score as sentencepiece holds it (after its rebasings).
+        `start_score`: the path score where `s` starts (after text whose every
+        path ends where `s` begins)."""
         get = self._lean_tables[0].get
         n = len(s)
         best = [_NEG_INF] * (n + 1)
-        best[0] = 0.0
+        best[0] = start_score
         back = [0] * (n + 1)
         unk_score = self.unk_score
         slot = array("f", b"\0\0\0\0")  # slot[0] = x; slot[0] is x rounded to float32
@@ -160,7 +162,7 @@ class SentencePieceUnigram(Unigram):
         if segments is None:
             scores, ids = self._lean_tables
             segments = self._tables["segments"] = SegmentPaths(scores, ids, self.unk_score,
-                                                               self._cache)
+                                                               self._cache, self._cuts)
         return segments
 
     @property
@@ -188,14 +190,7 @@ class SentencePieceUnigram(Unigram):
             toks = self._to_tokens(s, self._best_path(s))
             return ([t[0] for t in toks], [t[1] for t in toks],
                     [t[2][0] for t in toks], [t[2][1] for t in toks])
-        columns = self._segments.columns(s)
-        if columns is not None:
-            ids, values, starts, ends = columns
-        else:  # a near tie that float32 rounding decides: the whole lattice
-            cuts = self._cuts(s)
-            starts, ends = cuts[:-1], cuts[1:]
-            values = list(map(s.__getitem__, map(slice, starts, ends)))
-            ids = list(map(self._lean_tables[1].get, values))
+        ids, values, starts, ends = self._segments.columns(s)
         if None in ids:  # unknown edges: fused, or bytes with byte fallback
             return self._unknowns(ids, values, starts, ends)
         return ids, values, starts, ends

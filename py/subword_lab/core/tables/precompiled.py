@@ -159,6 +159,29 @@ class CharsMap:
                 stack.append(child)
         return False
 
+    def starters(self) -> str:
+        """Every character some key begins with (`may_start` of each), found by
+        walking the trie one UTF-8 character deep: a few thousand probes."""
+        units, n = self.units, len(self.units)
+        if not n:
+            return ""
+        found = []
+        # (node, bytes so far, continuation bytes still to read)
+        stack = [(_offset(units[0]), b"", None)]
+        while stack:
+            node, prefix, left = stack.pop()
+            for byte in range(0x80, 0xC0) if left else range(1, 0xF5):
+                pos = node ^ byte
+                if pos >= n or (units[pos] & 0x800000FF) != byte:
+                    continue
+                child = pos ^ _offset(units[pos])
+                more = left - 1 if left else (byte >= 0xC0) + (byte >= 0xE0) + (byte >= 0xF0)
+                if more:
+                    stack.append((child, prefix + bytes([byte]), more))
+                else:
+                    found.append((prefix + bytes([byte])).decode("utf-8", "surrogatepass"))
+        return "".join(sorted(found))
+
     def may_start(self, ch: str) -> bool:
         """Whether some key begins with `ch` (else `ch` is never rewritten)."""
         units = self.units

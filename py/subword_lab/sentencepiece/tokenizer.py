@@ -73,9 +73,9 @@ class SentencePieceTokenizer(Tokenizer):
         return self._tokenize(pts, type_id, word_index, on_event)
 
     def _encode_columns(self, text, type_id, word_index):
-        """The same Encoding as the traced path, from the model's columns: offsets
-        mapped back through the normalizer's alignment in whole-list operations,
-        and no per-token object but the strings (offsets are made when read)."""
+        """The same Encoding as the traced path, from the model's columns, with no
+        per-token object but the strings: offsets are mapped back through the
+        normalizer's alignment, in whole-list operations, when first read."""
         ns = self.spm_normalizer.normalize_str(text)
         s = ns.normalized
         columns = getattr(self._model, "encode_columns", None)
@@ -85,15 +85,9 @@ class SentencePieceTokenizer(Tokenizer):
             toks = self._model.tokenize(s) if s else []
             ids, values = [t[0] for t in toks], [t[1] for t in toks]
             starts, ends = [t[2][0] for t in toks], [t[2][1] for t in toks]
-        align, shift = ns._align, ns.original_shift
-        if align is not None:  # a token's span starts where its first char came from
-            starts = list(map(_first, map(align.__getitem__, starts)))
-            ends = list(map(_second, map(align.__getitem__, map(_minus_one, ends))))
-        if shift:
-            starts = [a + shift for a in starts]
-            ends = [b + shift for b in ends]
-        words = [0 if word_index is None else word_index] * len(ids)
-        return Encoding.compact(ids, type_id, starts, ends, words, lambda _ids: values)
+        return Encoding.lazy(ids, type_id, lambda _ids: values,
+                             (_offsets, ns._align, ns.original_shift, starts, ends),
+                             (_words, 0 if word_index is None else word_index, len(ids)))
 
     def decode(self, ids, skip_special_tokens=True):
         """sentencepiece's decode: an unknown id reads as the unk surface (" ⁇ "),
@@ -106,3 +100,18 @@ class SentencePieceTokenizer(Tokenizer):
                 kinds.append(types[id_])
         return decode_pieces(pieces, kinds, self._norm_spec, self._unk_surface,
                              keep_control=not skip_special_tokens)
+
+
+def _offsets(align, shift, starts, ends) -> list:
+    """(start, end) in the input of each token, from its span in the normalized text."""
+    if align is not None:  # a token's span starts where its first char came from
+        starts = list(map(_first, map(align.__getitem__, starts)))
+        ends = list(map(_second, map(align.__getitem__, map(_minus_one, ends))))
+    if shift:
+        starts = [a + shift for a in starts]
+        ends = [b + shift for b in ends]
+    return list(zip(starts, ends))
+
+
+def _words(index, count) -> list:
+    return [index] * count

@@ -108,6 +108,22 @@ def test_segment_paths_are_the_float32_lattice(request, trained, botchan_lines,
         assert ways == {(), (True,), (False,)}
 
 
+def test_offsets_cover_what_each_token_reads(botchan_unigram_model, botchan_bpe_model,
+                                             botchan_lines):
+    """On ASCII text with single spaces (nothing for the normalizer to change but
+    " " -> "▁" and the dummy prefix), each token's span of the input reads as
+    its piece does: an independent check of the alignment the offsets come from
+    (models without byte fallback: a byte piece does not read as its text)."""
+    lines = [" ".join(line.split()) for line in botchan_lines if line.isascii()]
+    for path in (botchan_unigram_model, botchan_bpe_model):
+        tok = subword_lab.load(path)
+        for text in filter(None, lines):
+            enc = tok.encode(text)
+            want = [piece.replace("\u2581", " ") for piece in enc.tokens]
+            want[0] = want[0][1:] if want[0].startswith(" ") else want[0]  # dummy prefix
+            assert [text[a:b] for a, b in enc.offsets] == want, text
+
+
 @pytest.mark.parametrize("delta", [2.0 ** -12, 2.0 ** -10, 2.0 ** -7])
 def test_near_ties_follow_float32_rounding(tmp_path, delta):
     """"ab" scores a hair below "a" + "b": exact arithmetic takes "a", "b"; after

@@ -10,7 +10,7 @@ from ..core.normalized import NormalizedString
 
 from .pieces import SPACE, matcher
 
-__all__ = ["SpmNormalizer"]
+__all__ = ["SpmNormalizer", "alignment"]
 
 _WORD_OR_SPACES = re.compile("[^ ]+| +")
 
@@ -44,20 +44,23 @@ class SpmNormalizer:
             ascii_keys = cm.charsmap.ascii_key_starters()
             if ascii_keys:
                 parts.append("[" + re.escape(ascii_keys) + "]")
+        in_ascii = "|".join(parts)  # all that can happen in ASCII text
+        if cm is not None and cm.charsmap is not None:
             starters = cm.charsmap.starters()  # sorted
             low = "".join(c for c in starters if c.isascii())
             if low:
                 parts.append("[" + re.escape(low) + "](?=[^\\x00-\\x7f])")
             bmp = "".join(c for c in starters[len(low):] if c <= "\uffff")
             parts.append("[" + _ranges(bmp) + "\U00010000-\U0010ffff]")
-        return re.compile("|".join(parts)) if parts else None
+        return (re.compile("|".join(parts)) if parts else None,
+                re.compile(in_ascii) if in_ascii else None)
 
     def _steps(self, text):
         """sentencepiece's NormalizePrefix over the text: [(output, start, end, plain)],
         where a plain step is a run of chars copied unchanged."""
         if self._special is None:
-            self._special = [self._special_starts()]
-        special = self._special[0]
+            self._special = self._special_starts()
+        special = self._special[text.isascii()]
         if special is None:
             return [(text, 0, len(text), True)]
         user = self.user
@@ -96,6 +99,12 @@ class SpmNormalizer:
     def normalize_str(self, text: str) -> NormalizedString:
         if not text:
             return NormalizedString("")
+        normalized, chunks = self.normalize_parts(text)
+        return NormalizedString(text, _normalized=normalized, _align=alignment(chunks))
+
+    def normalize_parts(self, text: str):
+        """(normalized text, chunks): what `normalize_str` gives, with the alignment
+        left to be made by `alignment(chunks)` when it is needed."""
         steps = self._steps(text)
         remove, space = self.remove_extra, self.space
         k = 0
@@ -111,11 +120,13 @@ class SpmNormalizer:
                     break
                 k += 1
             if k == len(steps):
-                return NormalizedString(text, _normalized="", _align=[])
-        chars, align = [], []
+                return "", ([], 0, None)
+        # a chunk: (length, start, end, plain): `length` chars from text[start:end],
+        # copied (plain) or each aligned to the whole span
+        chars, chunks = [], []
         if self.add_dummy_prefix and not self.suffix:
             chars.append(space)
-            align.append((steps[k][1], steps[k][1]))
+            chunks.append((1, steps[k][1], steps[k][1], False))
         prev_space = remove
         for out, start, end, plain in steps[k:]:
             if plain and len(out) > 1 and not (remove and "  " in out):
@@ -125,7 +136,7 @@ class SpmNormalizer:
                     if not out:
                         continue
                 chars.append(out.replace(" ", space) if space != " " else out)
-                align.extend(zip(range(start, end), range(start + 1, end + 1)))
+                chunks.append((len(out), start, end, True))
                 prev_space = remove and out[-1] == " "
                 continue
             if plain and len(out) > 1:  # runs of spaces to collapse: one space each
@@ -133,32 +144,45 @@ class SpmNormalizer:
                     a, b = m.span()
                     if out[a] != " ":
                         chars.append(out[a:b])
-                        align.extend(zip(range(start + a, start + b),
-                                         range(start + a + 1, start + b + 1)))
+                        chunks.append((b - a, start + a, start + b, True))
                         prev_space = False
                     elif not prev_space:
                         chars.append(space)
-                        align.append((start + a, start + a + 1))
+                        chunks.append((1, start + a, start + a + 1, True))
                         prev_space = True
                 continue
             if prev_space:
                 out = out.lstrip(" ")
             if out:
-                span = (start, end)
                 chars.append(out.replace(" ", space) if space != " " else out)
-                align.extend([span] * len(out))
+                chunks.append((len(out), start, end, plain))
                 prev_space = remove and out[-1] == " "
         normalized = "".join(chars)
+        keep = len(normalized)
         if remove:
-            stripped = normalized.rstrip(space)
-            if len(stripped) != len(normalized):
-                del align[len(stripped):]
-                normalized = stripped
+            normalized = normalized.rstrip(space)
+            keep = len(normalized)
+        tail = None
         if self.suffix and self.add_dummy_prefix:
-            at = align[-1][1] if align else len(text)
+            tail = len(text)  # after the last char kept, or the text's end
             normalized += space
-            align.append((at, at))
-        return NormalizedString(text, _normalized=normalized, _align=align)
+        return normalized, (chunks, keep, tail)
+
+
+def alignment(parts) -> list:
+    """The (start, end) in the text of each normalized char, from `normalize_parts`."""
+    chunks, keep, tail = parts
+    align = []
+    for length, start, end, plain in chunks:
+        if plain:
+            align.extend(zip(range(start, end), range(start + 1, end + 1)))
+        else:
+            align.extend([(start, end)] * length)
+    del align[keep:]
+    if tail is not None:
+        at = align[-1][1] if align else tail
+        align.append((at, at))
+    return align
 
 
 def _ranges(chars: str) -> str:

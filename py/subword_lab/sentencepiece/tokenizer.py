@@ -13,6 +13,7 @@ from ..encoding import Encoding
 from ..pipeline.events import normalize_event, pre_tokenize_event
 from ..tokenizer import Tokenizer
 from .decoder import decode_pieces
+from .normalizer import alignment
 from .pieces import CONTROL, UNKNOWN
 
 __all__ = ["SentencePieceTokenizer"]
@@ -76,8 +77,7 @@ class SentencePieceTokenizer(Tokenizer):
         """The same Encoding as the traced path, from the model's columns, with no
         per-token object but the strings: offsets are mapped back through the
         normalizer's alignment, in whole-list operations, when first read."""
-        ns = self.spm_normalizer.normalize_str(text)
-        s = ns.normalized
+        s, parts = self.spm_normalizer.normalize_parts(text) if text else ("", None)
         columns = getattr(self._model, "encode_columns", None)
         if columns is not None:
             ids, values, starts, ends = columns(s)
@@ -86,7 +86,7 @@ class SentencePieceTokenizer(Tokenizer):
             ids, values = [t[0] for t in toks], [t[1] for t in toks]
             starts, ends = [t[2][0] for t in toks], [t[2][1] for t in toks]
         return Encoding.lazy(ids, type_id, lambda _ids: values,
-                             (_offsets, ns._align, ns.original_shift, starts, ends),
+                             (_offsets, parts, starts, ends),
                              (_words, 0 if word_index is None else word_index, len(ids)))
 
     def decode(self, ids, skip_special_tokens=True):
@@ -102,15 +102,14 @@ class SentencePieceTokenizer(Tokenizer):
                              keep_control=not skip_special_tokens)
 
 
-def _offsets(align, shift, starts, ends) -> list:
-    """(start, end) in the input of each token, from its span in the normalized text."""
-    if align is not None:  # a token's span starts where its first char came from
-        starts = list(map(_first, map(align.__getitem__, starts)))
-        ends = list(map(_second, map(align.__getitem__, map(_minus_one, ends))))
-    if shift:
-        starts = [a + shift for a in starts]
-        ends = [b + shift for b in ends]
-    return list(zip(starts, ends))
+def _offsets(parts, starts, ends) -> list:
+    """(start, end) in the input of each token, from its span in the normalized
+    text: it starts where its first char came from and ends where its last did."""
+    if not starts:
+        return []
+    align = alignment(parts)
+    return list(zip(map(_first, map(align.__getitem__, starts)),
+                    map(_second, map(align.__getitem__, map(_minus_one, ends)))))
 
 
 def _words(index, count) -> list:

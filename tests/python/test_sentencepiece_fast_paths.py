@@ -78,12 +78,11 @@ def test_lean_unigram_lattice_is_the_general_one(request, trained, botchan_lines
 
 def test_segment_paths_are_the_float32_lattice(request, trained, botchan_lines,
                                                multilingual_lines):
-    """Cached word paths give the float32 lattice's cuts, and leave to it the
-    words where a near tie could go either way under float32 rounding: runs of
-    dots (equal-score paths) and long texts, whose large path scores round
-    coarsely. The lattice then runs word by word from the carried path score,
-    or, where sentencepiece may rebase that score (the whole book), from the
-    start of the text: each way must be met."""
+    """Cached word paths give the float32 lattice's cuts and path score, and leave
+    to it the words where a near tie could go either way under float32 rounding
+    (runs of dots: equal-score paths; long texts: large path scores round
+    coarsely) and those where sentencepiece may rebase the score (past 100,000,
+    in the whole book), from the path score carried over the words before."""
     long_texts = [" ".join(botchan_lines[k:k + 400]) for k in range(0, 1200, 400)]
     texts = _texts(botchan_lines, multilingual_lines) + long_texts + [
         "." * k for k in range(1, 70)] + [" ".join(multilingual_lines) * 3,
@@ -92,20 +91,22 @@ def test_segment_paths_are_the_float32_lattice(request, trained, botchan_lines,
         tok = subword_lab.load(path)
         model = tok.model
         segments = model._segments
-        calls = []
-        segments._lattice = lambda s, *chained: calls.append(bool(chained)) or model._cuts(
-            s, *chained)
-        ways = set()
+        starts_from = []
+        segments._lattice = lambda s, *more: starts_from.append(more[1]) or model._cuts(
+            s, *more)
+        used = set()
         for text in texts:
             s = tok.spm_normalizer.normalize_str(text).normalized
             if not s:
                 continue
-            calls.clear()
+            starts_from.clear()
             _, _, starts, ends = segments.columns(s)
-            cuts = model._cuts(s)
+            cuts, score = model._cuts(s, with_score=True)
             assert starts == cuts[:-1] and ends == cuts[1:], text[:60]
-            ways.add(tuple(sorted(set(calls))))
-        assert ways == {(), (True,), (False,)}
+            used.add(bool(starts_from))  # the lattice ran for some word
+            assert segments.path_score(s) == score, text[:60]
+        assert used == {True, False}
+        assert max(map(abs, starts_from)) > 90_000  # the whole book's score was rebased
 
 
 def test_offsets_cover_what_each_token_reads(botchan_unigram_model, botchan_bpe_model,

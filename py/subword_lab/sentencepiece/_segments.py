@@ -27,7 +27,7 @@ from operator import add, itemgetter
 
 from .pieces import SPACE
 
-__all__ = ["SegmentPaths"]
+__all__ = ["SegmentPaths", "lattice_edges"]
 
 _NEG_INF = float("-inf")
 _REBASE = 100_000.0      # sentencepiece's kScoreResetThreshold
@@ -35,6 +35,22 @@ _ULP = 2.0 ** -24 * 1.001  # float32 rounding error per unit of size, with some 
 _SLACK = 1e-9             # float64 error of a gap in a segment's exact sums
 _CACHE_SIZE, _CACHE_LENGTH = 50_000, 64
 _IDS, _VALUES, _MARGIN, _TOTAL, _SIZE = map(itemgetter, range(5))
+
+
+def lattice_edges(get, s: str, start: int, unk: float) -> list:
+    """(end, score) of each lattice edge from `start` in `s`: the pieces found
+    there (`get`: piece -> score, NaN for a mere prefix of one, None past all),
+    and an unknown edge if no one-char piece is (shared with unigram.py)."""
+    score = get(s[start])
+    edges = [(start + 1, unk if score is None or score != score else score)]
+    if score is not None:
+        for end in range(start + 2, len(s) + 1):
+            score = get(s[start:end])
+            if score is None:
+                break
+            if score == score:
+                edges.append((end, score))
+    return edges
 
 
 class SegmentPaths:
@@ -60,34 +76,38 @@ class SegmentPaths:
 
     def columns(self, s: str):
         """(ids, pieces, starts, ends) of non-empty normalized text `s`, an unknown
-        edge's id None: the words' cached paths, the float32 lattice for the text up
-        to the last word where rounding might choose another path."""
-        words = self._words(s)
-        cache = self._cache
-        entries = list(map(cache.get, words))
-        if None in entries:
-            for k, entry in enumerate(entries):
-                if entry is None:
-                    entries[k] = self._entry(words[k])
+        edge's id None: the words' cached paths, the float32 lattice for the words
+        where rounding might choose another path."""
+        words, entries = self._entries(s)
         total = sum(map(_TOTAL, entries))
-        size = max(map(_SIZE, entries))
         unsure = []
-        if min(map(_MARGIN, entries)) <= (min(_REBASE, total + size) + self._largest) * _ULP:
+        if min(map(_MARGIN, entries)) <= (min(_REBASE, total + max(map(_SIZE, entries)))
+                                          + self._largest) * _ULP:
             unsure = self._unsure(entries)
         lead = unsure[-1] + 1 if unsure else 0
         ids = list(chain.from_iterable(map(_IDS, entries[lead:])))
         values = list(chain.from_iterable(map(_VALUES, entries[lead:])))
-        if lead:  # the float32 lattice, up to the end of the last unsure word
-            if total + size + self._largest < _REBASE:  # no rebasing: from the first
-                first = self._chained(words, entries, unsure)
-            else:
-                head = s[:sum(map(len, words[:lead]))]
-                cuts = self._lattice(head)
-                first = list(map(head.__getitem__, map(slice, cuts, cuts[1:])))
+        if lead:  # the float32 path, up to the end of the last unsure word
+            first = self._chained(words, entries, unsure, lead)[0]
             values[:0] = first
             ids[:0] = map(self._ids.get, first)
         ends = list(accumulate(map(len, values)))
         return ids, values, [0, *ends[:-1]], ends
+
+    def path_score(self, s: str) -> float:
+        """The best path's score at the end of non-empty `s`, as sentencepiece holds
+        it (a float32, less what its rebasings subtracted)."""
+        words, entries = self._entries(s)
+        return self._chained(words, entries, self._unsure(entries), len(words))[1]
+
+    def _entries(self, s: str):
+        words = self._words(s)
+        entries = list(map(self._cache.get, words))
+        if None in entries:
+            for k, entry in enumerate(entries):
+                if entry is None:
+                    entries[k] = self._entry(words[k])
+        return words, entries
 
     def _unsure(self, entries) -> list:
         """The indices of the entries whose margin does not exceed the rounding
@@ -97,30 +117,33 @@ class SegmentPaths:
             accumulate(map(_TOTAL, entries), initial=0), entries))
             if entry[2] <= (min(_REBASE, before + entry[4]) + largest) * _ULP]
 
-    def _chained(self, words, entries, unsure) -> list:
-        """The pieces up to the end of the last unsure word, in a text that is never
-        rebased: a sure word's cached pieces, with the float32 path score carried
-        over them as sentencepiece sums it; the lattice for an unsure word, from
-        that score (no path crosses a word's ends: the score there is all that
-        the rest of the text depends on)."""
+    def _chained(self, words, entries, unsure, count):
+        """(pieces, path score) over the first `count` words, as sentencepiece's
+        float32 lattice has them: a sure word's cached pieces, with the float32
+        path score carried over them as sentencepiece sums it; the lattice for an
+        unsure word, or one where the score may pass 100,000 and be rebased,
+        started from the score carried so far (no path crosses a word's ends:
+        that score is all that the rest of the text depends on)."""
         get, unk, lattice = self._get, self._unk, self._lattice
         slot = array("f", b"\0\0\0\0")
         score = 0.0
         values = []
         todo = set(unsure)
-        for k in range(unsure[-1] + 1):
-            if k in todo:
+        near = _REBASE - self._largest - 1.0  # past this, a word may be rebased
+        for k in range(count):
+            entry = entries[k]
+            if k in todo or abs(score) + entry[4] >= near:
                 word = words[k]
                 cuts, score = lattice(word, True, score)
                 values += map(word.__getitem__, map(slice, cuts, cuts[1:]))
                 continue
-            pieces = entries[k][1]
+            pieces = entry[1]
             values += pieces
             for piece in pieces:
                 edge = get(piece)
                 slot[0] = score + (unk if edge is None or edge != edge else edge)
                 score = slot[0]
-        return values
+        return values, score
 
     def _entry(self, s: str):
         """The cache entry of a word: its segments' entries (each found once) joined."""
@@ -161,13 +184,8 @@ class SegmentPaths:
             if start and (base - second[start] - _SLACK) / (steps[start] + start) < margin:
                 margin = (base - second[start] - _SLACK) / (steps[start] + start)
             edges = steps[start] + 1
-            score = get(w[start])
-            end = start + 1
-            stop = end if score is None else n
-            if score is None or score != score:  # no one-char piece: the unknown edge
-                score = unk
-            while True:
-                cand = base + score  # NaN for a mere prefix: never greater
+            for end, score in lattice_edges(get, w, start, unk):
+                cand = base + score
                 if cand > best[end]:
                     second[end] = best[end]
                     best[end] = cand
@@ -175,12 +193,6 @@ class SegmentPaths:
                     steps[end] = edges
                 elif cand > second[end]:
                     second[end] = cand
-                end += 1
-                if end > stop:
-                    break
-                score = get(w[start:end])
-                if score is None:
-                    break
         if (best[n] - second[n] - _SLACK) / (steps[n] + n) < margin:
             margin = (best[n] - second[n] - _SLACK) / (steps[n] + n)
         cuts = []

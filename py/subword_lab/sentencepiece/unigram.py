@@ -24,7 +24,7 @@ from itertools import compress
 
 from ..models.base import Token, byte_token
 from ..models.unigram import UNK_PENALTY, Unigram, prefix_table, best_path_spans
-from ._segments import SegmentPaths
+from ._segments import SegmentPaths, lattice_edges
 from .pieces import NORMAL, UNUSED, USER_DEFINED, f32
 
 __all__ = ["SentencePieceUnigram"]
@@ -128,24 +128,13 @@ class SentencePieceUnigram(Unigram):
             base = best[start]
             if not low <= base <= high:
                 base = _rebase(best, start, self._longest_piece + 1)
-            score = get(s[start])
-            end = start + 1
-            stop = end if score is None else n
-            if score is None or score != score:  # no one-char piece: an unknown edge
-                score = unk_score
-            while True:
-                cand = base + score  # NaN for a mere prefix: never greater
+            for end, score in lattice_edges(get, s, start, unk_score):
+                cand = base + score
                 if cand > best[end]:  # a float32 is > best only if the double is
                     slot[0] = cand
                     if slot[0] > best[end]:
                         best[end] = slot[0]
                         back[end] = start
-                end += 1
-                if end > stop:
-                    break
-                score = get(s[start:end])
-                if score is None:
-                    break
         cuts = []
         end = n
         while end > 0:
@@ -180,7 +169,7 @@ class SentencePieceUnigram(Unigram):
             return 0.0
         if self._has_user:
             return self._best_path(s, with_score=True)[1]
-        return self._cuts(s, with_score=True)[1]
+        return self._segments.path_score(s)
 
     def encode_columns(self, s: str):
         """(ids, pieces, starts, ends) of `s`'s tokens, offsets in `s`; no Token objects."""

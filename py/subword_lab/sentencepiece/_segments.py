@@ -34,7 +34,7 @@ _REBASE = 100_000.0      # sentencepiece's kScoreResetThreshold
 _ULP = 2.0 ** -24 * 1.001  # float32 rounding error per unit of size, with some room
 _SLACK = 1e-9             # float64 error of a gap in a segment's exact sums
 _CACHE_SIZE, _CACHE_LENGTH = 50_000, 64
-_IDS, _VALUES, _MARGIN, _TOTAL, _SIZE = map(itemgetter, range(5))
+_IDS, _VALUES, _MARGIN, _TOTAL, _SIZE, _SCORES = map(itemgetter, range(6))
 
 
 def lattice_edges(get, s: str, start: int, unk: float) -> list:
@@ -124,7 +124,7 @@ class SegmentPaths:
         unsure word, or one where the score may pass 100,000 and be rebased,
         started from the score carried so far (no path crosses a word's ends:
         that score is all that the rest of the text depends on)."""
-        get, unk, lattice = self._get, self._unk, self._lattice
+        lattice = self._lattice
         slot = array("f", b"\0\0\0\0")
         score = 0.0
         values = []
@@ -137,11 +137,9 @@ class SegmentPaths:
                 cuts, score = lattice(word, True, score)
                 values += map(word.__getitem__, map(slice, cuts, cuts[1:]))
                 continue
-            pieces = entry[1]
-            values += pieces
-            for piece in pieces:
-                edge = get(piece)
-                slot[0] = score + (unk if edge is None or edge != edge else edge)
+            values += entry[1]
+            for edge in entry[5]:
+                slot[0] = score + edge
                 score = slot[0]
         return values, score
 
@@ -163,14 +161,15 @@ class SegmentPaths:
             entry = (tuple(chain.from_iterable(map(_IDS, parts))),
                      tuple(chain.from_iterable(map(_VALUES, parts))),
                      min(map(_MARGIN, parts)), sum(totals),
-                     max(map(add, accumulate(totals, initial=0), map(_SIZE, parts))))
+                     max(map(add, accumulate(totals, initial=0), map(_SIZE, parts))),
+                     tuple(chain.from_iterable(map(_SCORES, parts))))
         if len(cache) < _CACHE_SIZE and len(s) < _CACHE_LENGTH:
             cache[s] = entry
         return entry
 
     def _solve(self, w: str):
         """A segment's best path in exact arithmetic: (ids, pieces, margin, |score|,
-        the largest |score| at a position in it)."""
+        the largest |score| at a position in it, the pieces' scores)."""
         get, unk = self._get, self._unk
         n = len(w)
         best = [_NEG_INF] * (n + 1)
@@ -202,5 +201,6 @@ class SegmentPaths:
             end = back[end]
         cuts.reverse()
         values = tuple(map(w.__getitem__, map(slice, [0, *cuts], cuts)))
+        scores = tuple(unk if x is None or x != x else x for x in map(get, values))
         return (tuple(map(self._ids.get, values)), values, margin, abs(best[n]),
-                max(map(abs, best)))
+                max(map(abs, best)), scores)

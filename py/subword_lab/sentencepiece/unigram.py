@@ -20,7 +20,8 @@ from __future__ import annotations
 import random
 import struct
 from array import array
-from itertools import compress
+from itertools import compress, repeat
+from operator import is_
 
 from ..models.base import Token, byte_token
 from ..models.unigram import UNK_PENALTY, Unigram, prefix_table, best_path_spans
@@ -186,29 +187,37 @@ class SentencePieceUnigram(Unigram):
 
     def _unknowns(self, ids, values, starts, ends):
         """An unknown edge (id None) becomes its UTF-8 bytes with byte fallback;
-        otherwise a run of them fuses into one unknown token."""
+        otherwise a run of them fuses into one unknown token. The tokens between
+        unknown edges are copied by slices."""
         unk_id, vocab = self.unk_id, self.vocab
         out = ([], [], [], [])
         out_ids, out_values, out_starts, out_ends = out
-        for i, value, start, end in zip(ids, values, starts, ends):
-            if i is None and self.byte_fallback:
-                for b in value.encode("utf-8", "surrogatepass"):
-                    name = byte_token(b)
-                    out_ids.append(vocab.get(name, unk_id))
-                    out_values.append(name)
-                    out_starts.append(start)
-                    out_ends.append(end)
-                continue
-            if i is None:
-                if out_ids and out_ids[-1] == unk_id:  # no NORMAL piece has the unk id
-                    out_values[-1] += value
-                    out_ends[-1] = end
-                    continue
-                i = unk_id
-            out_ids.append(i)
-            out_values.append(value)
-            out_starts.append(start)
-            out_ends.append(end)
+        last = 0
+        for k in compress(range(len(ids)), map(is_, ids, repeat(None))):
+            out_ids += ids[last:k]
+            out_values += values[last:k]
+            out_starts += starts[last:k]
+            out_ends += ends[last:k]
+            last = k + 1
+            value, start, end = values[k], starts[k], ends[k]
+            if self.byte_fallback:
+                names = list(map(byte_token, value.encode("utf-8", "surrogatepass")))
+                out_ids += [vocab.get(name, unk_id) for name in names]
+                out_values += names
+                out_starts += [start] * len(names)
+                out_ends += [end] * len(names)
+            elif out_ids and out_ids[-1] == unk_id:  # no NORMAL piece has the unk id
+                out_values[-1] += value
+                out_ends[-1] = end
+            else:
+                out_ids.append(unk_id)
+                out_values.append(value)
+                out_starts.append(start)
+                out_ends.append(end)
+        out_ids += ids[last:]
+        out_values += values[last:]
+        out_starts += starts[last:]
+        out_ends += ends[last:]
         return out
 
     def _best_path(self, s: str, with_score=False):

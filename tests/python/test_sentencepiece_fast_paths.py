@@ -84,9 +84,11 @@ def test_segment_paths_are_the_float32_lattice(request, trained, botchan_lines,
     coarsely) and those where sentencepiece may rebase the score (past 100,000,
     in the whole book), from the path score carried over the words before."""
     long_texts = [" ".join(botchan_lines[k:k + 400]) for k in range(0, 1200, 400)]
-    texts = _texts(botchan_lines, multilingual_lines) + long_texts + [
+    rng = random.Random(5)  # long words of letters: cut where no 3 chars are in a piece
+    long_words = ["".join(rng.choices("etaoinshrdlucmfw", k=k)) for k in (70, 200, 300)]
+    texts = _texts(botchan_lines, multilingual_lines) + long_texts + long_words + [
         "." * k for k in range(1, 70)] + [" ".join(multilingual_lines) * 3,
-                                          " ".join(botchan_lines)]
+                                          " ".join(botchan_lines)]  # the book last
     for path in (request.getfixturevalue("botchan_unigram_model"), trained["unigram"]):
         tok = subword_lab.load(path)
         model = tok.model

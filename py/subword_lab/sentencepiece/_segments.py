@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from array import array
 from itertools import accumulate, chain, compress, repeat
-from operator import add, itemgetter
+from operator import add, itemgetter, not_, or_
 
 from .pieces import SPACE
 
@@ -33,7 +33,10 @@ _NEG_INF = float("-inf")
 _REBASE = 100_000.0      # sentencepiece's kScoreResetThreshold
 _ULP = 2.0 ** -24 * 1.001  # float32 rounding error per unit of size, with some room
 _SLACK = 1e-9             # float64 error of a gap in a segment's exact sums
+# Cached: words and segments of fewer than 64 chars while the cache holds fewer than
+# 50,000 entries, and of fewer than 256 while it holds fewer than 5,000.
 _CACHE_SIZE, _CACHE_LENGTH = 50_000, 64
+_LONG_SIZE, _LONG_LENGTH = 5_000, 256
 _IDS, _VALUES, _MARGIN, _TOTAL, _SIZE, _SCORES = map(itemgetter, range(6))
 
 
@@ -66,6 +69,8 @@ class SegmentPaths:
         # Two chars side by side in some piece -> False: they may not be cut apart.
         self._joined = dict.fromkeys({t[k:k + 2] for t in ids for k in range(len(t) - 1)},
                                      False)
+        self._pairs = {t for t in ids if len(t) == 2}
+        self._triples = {t[k:k + 3] for t in ids for k in range(len(t) - 2)}
         before = "".join(sorted({p[0] for p in self._joined if p[1] == SPACE}))
         # Words: the text cut before each "▁" that no piece holds after its left char.
         self._words = re.compile(("(?<=[^" + re.escape(before) + "])" if before else "(?<=.)")
@@ -150,8 +155,7 @@ class SegmentPaths:
         if entry is not None:
             return entry
         n = len(s)
-        cuts = list(compress(range(1, n), map(self._joined.get, map(add, s, s[1:]),
-                                              repeat(True))))
+        cuts = self._cuts(s)
         if not cuts:
             entry = self._solve(s)
         else:
@@ -163,9 +167,23 @@ class SegmentPaths:
                      min(map(_MARGIN, parts)), sum(totals),
                      max(map(add, accumulate(totals, initial=0), map(_SIZE, parts))),
                      tuple(chain.from_iterable(map(_SCORES, parts))))
-        if len(cache) < _CACHE_SIZE and len(s) < _CACHE_LENGTH:
+        if len(cache) < (_CACHE_SIZE if len(s) < _CACHE_LENGTH else
+                         _LONG_SIZE if len(s) < _LONG_LENGTH else 0):
             cache[s] = entry
         return entry
+
+    def _cuts(self, s: str) -> list:
+        """The positions in `s` (2 chars or more) no piece crosses: a piece across
+        k is the 2-char piece s[k-1:k+1] or holds 3 chars around k, s[k-2:k+1] or
+        s[k-1:k+2]. (In a segment seen alone, only pieces inside it count.)"""
+        n = len(s)
+        pairs = list(map(add, s, s[1:]))
+        if n < 3:
+            return list(compress(range(1, n), map(self._joined.get, pairs, repeat(True))))
+        inner = list(map(self._triples.__contains__, map(add, pairs, s[2:])))
+        crossed = map(or_, map(or_, map(self._pairs.__contains__, pairs), [False, *inner]),
+                      [*inner, False])
+        return list(compress(range(1, n), map(not_, crossed)))
 
     def _solve(self, w: str):
         """A segment's best path in exact arithmetic: (ids, pieces, margin, |score|,

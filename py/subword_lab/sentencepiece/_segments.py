@@ -1,22 +1,27 @@
-"""sentencepiece Unigram's best path, segment by segment, each segment's path cached,
-for a model without user-defined pieces (unigram.py's lean lattice, made cheaper).
+"""sentencepiece Unigram's best path, word by word and segment by segment, each
+path cached, for a model without user-defined pieces (unigram.py's lean lattice,
+made cheaper).
 
-Cuts: a position between two chars that appear side by side in no NORMAL piece is
-crossed by no edge of the lattice (unknown edges are one char long), so every path
-passes through it and the text splits there into segments, whose paths are chosen
-independently of each other, but for one thing: sentencepiece rounds every path
-score to float32, and where two paths are nearly tied that rounding, which depends
-on the score where the segment starts, picks one. So a segment's path is first
-found in exact arithmetic (float64 sums of float32 scores, nearly exact at these
-sizes) with its margin: at each position, how far the best score is ahead of the
-second, per float32 rounding that may have gone into either (a path to position
-`e` of the segment has at most `e` edges). Each rounding is off by at most 2**-24
-times the size of the value rounded, which sentencepiece keeps below 100,000 (its
-rebasing, see unigram.py) plus one score, and which is also bounded by the sum of
-the segments' best scores so far. When every segment's margin exceeds that error,
-float32 arithmetic takes the same path as exact arithmetic, whatever the scores
-where segments start: the cached paths are sentencepiece's. Otherwise `columns`
-returns None and the caller walks the float32 lattice over the whole text.
+Cuts: a position that no piece in the text crosses (neither the 2-char piece
+around it nor a piece holding 3 chars around it; unknown edges are one char
+long) is crossed by no edge of the lattice, so every path passes through it and
+the text splits there: into words before a "▁", then into segments. Their paths
+are chosen independently of each other, but for one thing: sentencepiece rounds
+every path score to float32, and where two paths are nearly tied that rounding,
+which depends on the score where the segment starts, picks one. So a segment's
+path is first found in exact arithmetic (float64 sums of float32 scores, nearly
+exact at these sizes) with its margin: at each position, how far the best score
+is ahead of the second, per float32 rounding that may have gone into either (a
+path to position `e` of the segment has at most `e` edges). Each rounding is
+off by at most 2**-24 times the size of the value rounded, which sentencepiece
+keeps below 100,000 (its rebasing, see unigram.py) plus one score, and which is
+also bounded by the sum of the segments' best scores so far. Where a margin
+exceeds that error, float32 arithmetic takes the same path as exact arithmetic,
+whatever the score where the segment starts: the cached path is sentencepiece's.
+A word where it does not is run through the float32 lattice, from the path score
+sentencepiece holds where the word starts: carried in float32 over the sure
+words' pieces before it, as sentencepiece sums them, or from the lattice again
+over a word where that score may pass 100,000 and be rebased.
 """
 from __future__ import annotations
 

@@ -83,16 +83,18 @@ class SegmentPaths:
         self._largest = max([abs(unk_score), *map(abs, (scores[t] for t in ids))])
         self._cache = cache
         self._lattice = lattice
+        self._sure = (_REBASE + self._largest) * _ULP  # a margin above this always is
 
     def columns(self, s: str):
         """(ids, pieces, starts, ends) of non-empty normalized text `s`, an unknown
         edge's id None: the words' cached paths, the float32 lattice for the words
         where rounding might choose another path."""
         words, entries = self._entries(s)
-        total = sum(map(_TOTAL, entries))
         unsure = []
-        if min(map(_MARGIN, entries)) <= (min(_REBASE, total + max(map(_SIZE, entries)))
-                                          + self._largest) * _ULP:
+        margin = min(map(_MARGIN, entries))
+        if margin <= self._sure and margin <= (min(_REBASE, sum(map(_TOTAL, entries))
+                                                   + max(map(_SIZE, entries)))
+                                               + self._largest) * _ULP:
             unsure = self._unsure(entries)
         lead = unsure[-1] + 1 if unsure else 0
         ids = list(chain.from_iterable(map(_IDS, entries[lead:])))

@@ -127,6 +127,22 @@ def test_offsets_cover_what_each_token_reads(botchan_unigram_model, botchan_bpe_
             assert [text[a:b] for a, b in enc.offsets] == want, text
 
 
+def test_charsmap_rules_remembered_by_two_chars_match_sentencepiece(botchan_unigram_model):
+    """The normalizer remembers a charsmap lookup by the two chars where it began
+    when it read no further; a letter and a mark at the end of a text must not
+    stand for the same two followed by a second mark (a longer rule), seen after."""
+    oracle = spm.SentencePieceProcessor(model_file=str(botchan_unigram_model))
+    tok = subword_lab.load(botchan_unigram_model)
+    marks = ["\u031b", "\u0308", "\u0302", "\u0300", "\u0301", "\u0303", "\u0323"]
+    texts = []
+    for base in "uoaeUOAE":
+        for first in marks:
+            for second in marks:
+                texts += [base + first, f"x {base}{first}{second} y", base + first + second]
+    for text in texts:
+        assert tok.spm_normalizer.normalize_str(text).normalized == oracle.normalize(text), text
+
+
 @pytest.mark.parametrize("delta", [2.0 ** -12, 2.0 ** -10, 2.0 ** -7])
 def test_near_ties_follow_float32_rounding(tmp_path, delta):
     """"ab" scores a hair below "a" + "b": exact arithmetic takes "a", "b"; after

@@ -28,6 +28,7 @@ class SpmNormalizer:
         self.suffix = bool(suffix)
         self.user = matcher(user_symbols)
         self._special = None
+        self._rules = {}
 
     def _special_starts(self):
         """A regex for the positions where something other than "copy this char"
@@ -79,12 +80,9 @@ class SpmNormalizer:
                 if u is not None:
                     step = (u.group(), i, u.end(), False)
             if step is None and longest is not None and cm._may_start(text[i]):
-                key = text[i:i + 32].encode("utf-8", "surrogatepass")
-                hit = longest(key, 0)
+                hit = self._rule(text, i)
                 if hit is not None:
-                    length, out = hit
-                    step = (out, i, i + len(key[:length].decode("utf-8", "surrogatepass")),
-                            False)
+                    step = (hit[1], i, i + hit[0], False)
             if step is None:  # the char is copied: the plain run goes on
                 i += 1
                 continue
@@ -95,6 +93,21 @@ class SpmNormalizer:
         if run < len(text):
             steps.append((text[run:], run, len(text), True))
         return steps
+
+    def _rule(self, text, i):
+        """The charsmap's longest rule at text[i]: (chars it replaces, replacement) or
+        None; remembered by the two chars there when the lookup read no further."""
+        pair = text[i:i + 2]
+        hit = self._rules.get(pair, 0)
+        if hit != 0:
+            return hit
+        key = text[i:i + 32].encode("utf-8", "surrogatepass")
+        hit, read = self.charsmap.charsmap.longest_read(key)
+        if hit is not None:
+            hit = (len(key[:hit[0]].decode("utf-8", "surrogatepass")), hit[1])
+        if read <= len(pair.encode("utf-8", "surrogatepass")) and len(self._rules) < 10_000:
+            self._rules[pair] = hit
+        return hit
 
     def normalize_str(self, text: str) -> NormalizedString:
         if not text:

@@ -82,25 +82,30 @@ class CharsMap:
 
     def prefix_values(self, key: bytes) -> list:
         """(length, value) for every key that is a prefix of `key`, shortest first."""
+        return self._walk(key)[0]
+
+    def _walk(self, key: bytes):
+        """(prefix_values(key), how many bytes of `key` the walk read; one more than
+        `key` holds when it ran out of bytes before the trie ran out of keys)."""
         units = self.units
         n = len(units)
         out = []
         if not n:
-            return out
+            return out, 0
         pos = _offset(units[0])
         for i, byte in enumerate(key):
             if byte == 0:
-                break
+                return out, i + 1
             pos ^= byte
             if pos >= n:
-                break
+                return out, i + 1
             unit = units[pos]
             if (unit & 0x800000FF) != byte:  # label mismatch
-                break
+                return out, i + 1
             pos ^= _offset(unit)
             if (unit >> 8) & 1 and pos < n:  # has a leaf: its value is stored there
                 out.append((i + 1, units[pos] & 0x7FFFFFFF))
-        return out
+        return out, len(key) + 1  # the walk would have gone on: more bytes matter
 
     def replacement(self, value: int) -> str:
         end = self.pool.find(b"\0", value)
@@ -119,11 +124,17 @@ class CharsMap:
 
     def longest(self, data: bytes, start: int):
         """sentencepiece's lookup at `data[start:]`: (byte length, replacement) or None."""
-        found = self.prefix_values(data[start:start + 64])
+        return self.longest_read(data[start:start + 64])[0]
+
+    def longest_read(self, data: bytes):
+        """(sentencepiece's lookup at the start of `data`, how many bytes of `data`
+        it read): the result holds for any data that starts with those bytes (if
+        it read no more than `data` holds)."""
+        found, read = self._walk(data)
         if not found:
-            return None
+            return None, read
         length, value = found[-1]
-        return length, self.replacement(value)
+        return (length, self.replacement(value)), read
 
     def ascii_key_starters(self) -> str:
         """The ASCII characters that begin a key made only of ASCII bytes.

@@ -88,6 +88,23 @@ class SpmNormalizer:
     def normalize_str(self, text: str) -> NormalizedString:
         if not text:
             return NormalizedString("")
+        normalized, align = self._normalize(text, True)
+        return NormalizedString(text, _normalized=normalized, _align=align)
+
+    def normalize_text(self, text: str) -> str:
+        """The normalized text alone, without the alignment (counting needs no offsets)."""
+        return self._normalize(text, False)[0] if text else ""
+
+    def keeps_every_char(self, text: str) -> bool:
+        """True when no character of `text` but whitespace can vanish here: no rule of
+        the charsmap that it meets writes nothing or only spaces (which may collapse)
+        for characters that are not all whitespace. (A count that needs no offsets can
+        then say that every other character lies in some token.)"""
+        return all(out.strip(" ") or text[start:end].isspace()
+                   for out, start, end, plain in self._steps(text) if not plain) if text else True
+
+    def _normalize(self, text, aligned):
+        """(normalized text, alignment or None): the alignment is built only if `aligned`."""
         steps = self._steps(text)
         remove, space = self.remove_extra, self.space
         k = 0
@@ -103,11 +120,12 @@ class SpmNormalizer:
                     break
                 k += 1
             if k == len(steps):
-                return NormalizedString(text, _normalized="", _align=[])
-        chars, align = [], []
+                return "", []
+        chars, align = [], ([] if aligned else None)
         if self.add_dummy_prefix and not self.suffix:
             chars.append(space)
-            align.append((steps[k][1], steps[k][1]))
+            if aligned:
+                align.append((steps[k][1], steps[k][1]))
         prev_space = remove
         for out, start, end, plain in steps[k:]:
             if plain and len(out) > 1 and not (remove and "  " in out):
@@ -117,7 +135,8 @@ class SpmNormalizer:
                     if not out:
                         continue
                 chars.append(out.replace(" ", space) if space != " " else out)
-                align.extend(zip(range(start, end), range(start + 1, end + 1)))
+                if aligned:
+                    align.extend(zip(range(start, end), range(start + 1, end + 1)))
                 prev_space = remove and out[-1] == " "
                 continue
             if plain and len(out) > 1:  # runs of spaces to collapse: char by char
@@ -125,7 +144,8 @@ class SpmNormalizer:
                     if prev_space and c == " ":
                         continue
                     chars.append(space if c == " " else c)
-                    align.append((i, i + 1))
+                    if aligned:
+                        align.append((i, i + 1))
                     prev_space = c == " "
                 continue
             if prev_space:
@@ -133,16 +153,19 @@ class SpmNormalizer:
             if out:
                 span = (start, end)
                 chars.append(out.replace(" ", space) if space != " " else out)
-                align.extend([span] * len(out))
+                if aligned:
+                    align.extend([span] * len(out))
                 prev_space = remove and out[-1] == " "
         normalized = "".join(chars)
         if remove:
             stripped = normalized.rstrip(space)
             if len(stripped) != len(normalized):
-                del align[len(stripped):]
+                if aligned:
+                    del align[len(stripped):]
                 normalized = stripped
         if self.suffix and self.add_dummy_prefix:
-            at = align[-1][1] if align else len(text)
             normalized += space
-            align.append((at, at))
-        return NormalizedString(text, _normalized=normalized, _align=align)
+            if aligned:
+                at = align[-1][1] if align else len(text)
+                align.append((at, at))
+        return normalized, align

@@ -104,7 +104,7 @@ class SentencePieceUnigram(Unigram):
             tables = self._tables["lean"] = (scores, ids)
         return tables
 
-    def _cuts(self, s: str, with_score=False):
+    def _cuts(self, s: str, with_score=False, base=0.0):
         """The best path's boundaries [0, ..., len(s)], for a model without
         user-defined pieces: the same lattice and float32 arithmetic as
         `_best_path` (NORMAL scores and path scores are float32; their sum in
@@ -112,11 +112,13 @@ class SentencePieceUnigram(Unigram):
         bits leave an addition no double-rounding error), with less work per
         candidate. A candidate is rounded only if it beats the best as a double:
         rounding never makes a smaller value greater. With `with_score`, also
-        the best path's score as sentencepiece holds it (after its rebasings)."""
+        the best path's score as sentencepiece holds it (after its rebasings).
+        `base`: the path score where `s` starts, when `s` is the rest of a longer
+        text at a position no piece crosses (sentencepiece/counting.py)."""
         get = self._lean_tables[0].get
         n = len(s)
         best = [_NEG_INF] * (n + 1)
-        best[0] = 0.0
+        best[0] = base
         back = [0] * (n + 1)
         unk_score = self.unk_score
         slot = array("f", b"\0\0\0\0")  # slot[0] = x; slot[0] is x rounded to float32

@@ -190,3 +190,28 @@ def test_sentencepiece_near_ties_count_as_from_their_real_starting_score(book):
         assert tok.count(text) == len(reference(text)) == len(tok.encode(text).ids)
     long_text = (book + " " + " ".join(near) + "".join(dots)) * 2
     assert tok.count(long_text) == len(reference(long_text))
+
+
+def test_sentencepiece_exact_ties_of_different_lengths(tmp_path):
+    """A model where "ab" scores exactly what "a" + "b" score (rounded to float32), so which
+    path wins, one token or two, depends on how float32 rounds the path score each word
+    starts from: 30,000 words, past several of the encoder's rebasings, counted as
+    sentencepiece counts them."""
+    import random
+    import struct
+
+    from hostile_cases import sentencepiece_model
+
+    def f32(x):
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+
+    a, b = f32(-3.1234567), f32(-2.7654321)
+    model = tmp_path / "ties.model"
+    model.write_bytes(sentencepiece_model([
+        ("<unk>", 0.0, 2), ("\u2581", -1.5, 1), ("a", a, 1), ("b", b, 1), ("ab", f32(a + b), 1),
+        ("\u2581a", f32(-1.5 + a), 1), ("ba", f32(a + b), 1)]))
+    reference = sentencepiece.SentencePieceProcessor(model_file=str(model))
+    tok = subword_lab.load(str(model))
+    rng = random.Random(5)
+    text = " ".join(rng.choice(["ab", "a", "b", "aba", "bab", "abab", "x"]) for _ in range(30_000))
+    assert tok.count(text) == len(reference.encode(text)) == len(tok.encode(text).ids)

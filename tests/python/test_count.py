@@ -215,3 +215,22 @@ def test_sentencepiece_exact_ties_of_different_lengths(tmp_path):
     rng = random.Random(5)
     text = " ".join(rng.choice(["ab", "a", "b", "aba", "bab", "abab", "x"]) for _ in range(30_000))
     assert tok.count(text) == len(reference.encode(text)) == len(tok.encode(text).ids)
+
+
+@pytest.mark.parametrize("normalizer", [
+    "bert-base-uncased.tokenizer.json", "BertNormalizer(lowercase=False)",
+    "BertNormalizer(strip_accents=True, lowercase=False)", "Sequence([NFD(), StripAccents(), Lowercase()])",
+    "Sequence([NFKC(), Lowercase()])", "NFC()"])
+def test_normalizing_line_by_line_is_normalizing_whole(book, normalizer):
+    """counting.normalize_function: a per-character normalizer run line by line, ASCII lines
+    through a table, gives what its normalize_str gives on the whole text."""
+    from subword_lab import normalizers as n
+    if normalizer.endswith(".json"):
+        norm = opened(normalizer).normalizer
+    else:
+        norm = eval(normalizer, vars(n))  # noqa: S307 - the parameters above
+    assert counting.per_char(norm)
+    fast = counting.normalize_function(norm)
+    cases = texts(book) + ["\n".join(texts(book)[:400]), book[:50_000], "ΑΣ\nΣ\nA\u0301\n\u0301\u0323x\n日本\n"]
+    for text in cases:
+        assert fast(text) == norm.normalize_str(text), repr(text[:80])

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import unicodedata
 
+from .. import normalizers as _normalizers
 from .. import processors as _processors
 from ..models.bpe import BPE
 from . import byte_level_encode as _byte_level
 from .training_words import _fast, words_function
 
-__all__ = ["added_at_ends", "count", "piece_counts", "CACHE_MAX_CHARS", "CACHE_CAPACITY"]
+__all__ = ["added_at_ends", "count", "normalize_function", "piece_counts", "per_char",
+           "CACHE_MAX_CHARS", "CACHE_CAPACITY"]
 
 CACHE_MAX_CHARS = 64
 CACHE_CAPACITY = 1 << 17
@@ -124,8 +126,7 @@ def _word_count(tok, text):
     if pre is not None and _fast(pre) is None:
         return None  # a pre-tokenizer without a string-only form (or offset-dependent)
     words = words_function(pre)
-    normalizer = tok._normalizer
-    normalize = None if normalizer is None else normalizer.normalize_str
+    normalize = normalize_function(tok._normalizer)
     added = tok.added_vocabulary
     tokenize = model.tokenize
     n = 0
@@ -156,3 +157,41 @@ def _deterministic(model) -> bool:
     if isinstance(model, BPE):
         return not model.dropout
     return type(model).__module__.startswith("subword_lab.models")
+
+
+# -- normalizing without alignments ------------------------------------------------
+
+# Normalizers that map one character at a time, but for what a character does to the
+# marks after it (NFD's reordering, NFC's composing, a final sigma): nothing crosses a
+# line feed, and an ASCII character maps alone.
+_PER_CHAR = (_normalizers.BertNormalizer, _normalizers.Lowercase, _normalizers.NFC,
+             _normalizers.NFD, _normalizers.NFKC, _normalizers.NFKD, _normalizers.StripAccents)
+
+
+def per_char(normalizer) -> bool:
+    """True for the normalizers of _PER_CHAR and Sequences of them."""
+    if type(normalizer) in _PER_CHAR:
+        return True
+    if type(normalizer) is _normalizers.Sequence:
+        return all(map(per_char, normalizer.normalizers))
+    return False
+
+
+def normalize_function(normalizer):
+    """`str -> str`: the normalizer's `normalize_str`, or for a per-char one, line by
+    line, an ASCII line through a table made from the normalizer's own answer for each
+    ASCII character (no alignment is built for it)."""
+    if normalizer is None:
+        return None
+    normalize = normalizer.normalize_str
+    if not per_char(normalizer):
+        return normalize
+    table = {c: normalize(chr(c)) for c in range(128)}
+    newline = table[10]
+
+    def lines(text):
+        if text.isascii():
+            return text.translate(table)
+        return newline.join([line.translate(table) if line.isascii() else normalize(line)
+                             for line in text.split("\n")])
+    return lines

@@ -32,8 +32,8 @@ import json
 import re
 import time
 
-from .. import models, normalizers, pre_tokenizers
-from ..pipeline import byte_level_encode
+from .. import models, pre_tokenizers
+from ..pipeline import byte_level_encode, counting
 from ..tokenizer import Tokenizer
 from .registry import REGISTRY
 
@@ -102,13 +102,9 @@ def uncovered(text: str, offsets) -> tuple[int, int]:
     return chars, nbytes
 
 
-# Components after which every character that is not whitespace is still in some piece
-# the model sees. Normalizers that map one character at a time (or only join characters):
-# a character is lost only if it maps to nothing or to whitespace alone, checked per
-# distinct character. Pre-tokenizers that drop whitespace at most.
-_CHAR_NORMALIZERS = (normalizers.BertNormalizer, normalizers.Lowercase, normalizers.NFC,
-                     normalizers.NFD, normalizers.NFKC, normalizers.NFKD,
-                     normalizers.StripAccents)
+# Pre-tokenizers that drop whitespace at most. (Normalizers: those that map one character
+# at a time, counting.per_char: a character is lost only if it maps to nothing or to
+# whitespace alone, checked per distinct character.)
 _KEEPING_PRE_TOKENIZERS = (pre_tokenizers.BertPreTokenizer, pre_tokenizers.Whitespace,
                            pre_tokenizers.WhitespaceSplit, pre_tokenizers.ByteLevel,
                            pre_tokenizers.Metaspace, pre_tokenizers.Punctuation,
@@ -132,7 +128,7 @@ def covers_every_char(tokenizer, text: str) -> bool:
     normalizer = tokenizer.normalizer
     if normalizer is None:
         return True
-    if not _per_char(normalizer):
+    if not counting.per_char(normalizer):
         return False
     return all(normalizer.normalize_str(c).strip() or c.isspace() for c in set(text))
 
@@ -154,14 +150,6 @@ def _keeps(pre) -> bool:
         return True
     if type(pre) is pre_tokenizers.Sequence:
         return all(map(_keeps, pre.pretokenizers))
-    return False
-
-
-def _per_char(normalizer) -> bool:
-    if type(normalizer) in _CHAR_NORMALIZERS:
-        return True
-    if type(normalizer) is normalizers.Sequence:
-        return all(map(_per_char, normalizer.normalizers))
     return False
 
 

@@ -120,6 +120,33 @@ def page_count(browser, url, text, preset):
     return end - start, count
 
 
+CALL_COUNT = """async ({ key, text, fastChars }) => {
+  const args = { key, text, session: "bench" };
+  if (fastChars !== null) args.fast_chars = fastChars;
+  const start = performance.now();
+  let state = await window.subwordLab.call("count_start", args);
+  let calls = 1;
+  while (!state.complete) {
+    state = await window.subwordLab.call("count_step", { session: "bench" });
+    calls += 1;
+  }
+  return [performance.now() - start, state.count, calls];
+}"""
+
+
+def worker_count(browser, url, text, preset, fast_chars):
+    """(ms, count, calls) of the worker's count alone (count_start, then count_step until
+    complete) on a fresh page: fast_chars 0 is the count before Tokenizer.count (every
+    slice encoded, 4,000 characters a call), None the page's own."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{url}/?tokenizer={preset}")
+    page.wait_for_selector(READY, state="attached", timeout=180_000)
+    result = page.evaluate(CALL_COUNT, {"key": preset, "text": text, "fastChars": fast_chars})
+    context.close()
+    return result
+
+
 def main() -> int:
     if not (build.DIST / "index.html").exists():
         build.build()
@@ -140,9 +167,13 @@ def main() -> int:
         js = js_page.evaluate(JS_COUNT, {"text": text, "rounds": 5})
         js_page.close()
         runs = {preset: [] for preset in PRESETS}
+        old = {preset: [] for preset in PRESETS}
+        new = {preset: [] for preset in PRESETS}
         for _ in range(ROUNDS):  # presets in turn, so drift hits each alike
             for preset in PRESETS:
                 runs[preset].append(page_count(browser, url, text, preset))
+                old[preset].append(worker_count(browser, url, text, preset, 0))
+                new[preset].append(worker_count(browser, url, text, preset, None))
         browser.close()
     dist_server.shutdown()
     js_server.shutdown()
@@ -172,6 +203,16 @@ def main() -> int:
         print(f"{label:34}{ms:>9.0f}{min(counts):>10,}{ms / gpt[against]:>10.1f}x"
               f"{ms / gpt_first[against]:>14.1f}x   (runs {', '.join(f'{t:.0f}' for t in times)}){same}")
         results["page"][preset] = {"ms": times, "counts": sorted(counts)}
+    print("\nthe worker's count alone (count_start + count_step calls, no chips), fresh pages:")
+    print(f"{'':34}{'encoded':>9}{'calls':>7}{'counted':>9}{'calls':>7}{'ratio':>8}{'/ gpt-tok':>11}")
+    for preset in PRESETS:
+        before, after = med(r[0] for r in old[preset]), med(r[0] for r in new[preset])
+        counts = {r[1] for r in old[preset] + new[preset]} | {n for _, n in runs[preset]}
+        against = preset if preset in gpt else "gpt2"
+        print(f"{preset:34}{before:>9.0f}{old[preset][0][2]:>7}{after:>9.0f}{new[preset][0][2]:>7}"
+              f"{before / after:>7.1f}x{after / gpt[against]:>10.1f}x"
+              + ("" if len(counts) == 1 else "   COUNTS DIFFER"))
+        results["page"][preset].update(worker_encoded=old[preset], worker_counted=new[preset])
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "count.json").write_text(json.dumps(results, indent=1))

@@ -41,7 +41,7 @@ __all__ = ["CUT_CANDIDATE", "CUT_WINDOW", "Counter", "count_start", "count_step"
            "covers_every_char", "cut_holds", "split_index", "uncovered", "whole_count"]
 
 SLICE_CHARS = 4000  # about 10-40 ms of encoding in Pyodide: one slice per call
-FAST_SLICE_CHARS = 1 << 15  # a slice counted without offsets: a few ms in CPython
+FAST_SLICE_CHARS = 1 << 16  # a slice counted without offsets: 5-15 ms in CPython, one cut test
 STEP_SECONDS = 0.04  # counting without offsets goes on slice after slice this long a call
 CUT_WINDOW = 64  # characters each side of a cut that the local test encodes
 CUT_CANDIDATE = re.compile(r"(?<=\S)(?=\s)")  # where a run of whitespace starts

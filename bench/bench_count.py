@@ -29,8 +29,10 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "bench"))
 import assets  # noqa: E402
 import build  # noqa: E402
+from bench_page import book_count_time  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 PRESETS = ("gpt2", "o200k-base", "bert-base-uncased", "botchan-unigram")
@@ -101,25 +103,6 @@ def serve(handler):
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
-def page_count(browser, url, text, preset):
-    """(ms from setText until the count is complete, the count) on a fresh page."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(f"{url}/?tokenizer={preset}")
-    page.wait_for_selector(READY, state="attached", timeout=180_000)
-    start = page.evaluate("(t) => { const at = performance.now(); window.subwordLab.setText(t); return at; }", text)
-    # complete for this text: its characters are counted (the page had another text before)
-    page.wait_for_function("""(n) => {
-        const chars = document.querySelector('[data-testid=char-count]');
-        return chars && chars.dataset.count === String(n)
-          && document.querySelector('[data-testid=token-count][data-complete=true]'); }""",
-                           arg=len(text), timeout=600_000, polling="raf")
-    end = page.evaluate("performance.now()")
-    count = int(page.get_by_test_id("token-count").get_attribute("data-count"))
-    context.close()
-    return end - start, count
-
-
 CALL_COUNT = """async ({ key, text, fastChars }) => {
   const args = { key, text, session: "bench" };
   if (fastChars !== null) args.fast_chars = fastChars;
@@ -171,7 +154,7 @@ def main() -> int:
         new = {preset: [] for preset in PRESETS}
         for _ in range(ROUNDS):  # presets in turn, so drift hits each alike
             for preset in PRESETS:
-                runs[preset].append(page_count(browser, url, text, preset))
+                runs[preset].append(book_count_time(browser, url, text, preset))
                 old[preset].append(worker_count(browser, url, text, preset, 0))
                 new[preset].append(worker_count(browser, url, text, preset, None))
         browser.close()

@@ -222,8 +222,12 @@ def book_count_time(browser, url, text, preset):
     page.goto(f"{url}/?tokenizer={preset}")
     page.wait_for_selector(READY, state="attached", timeout=180_000)
     start = page.evaluate("(t) => { const at = performance.now(); window.subwordLab.setText(t); return at; }", text)
-    page.wait_for_selector("[data-testid=token-count][data-complete=true]", state="attached", timeout=600_000)
-    # The last count update happened in the task that set data-complete; close enough.
+    # Complete for this text: its characters are shown (the default text was complete before).
+    page.wait_for_function("""(n) => {
+        const chars = document.querySelector('[data-testid=char-count]');
+        return chars && chars.dataset.count === String(n)
+          && document.querySelector('[data-testid=token-count][data-complete=true]'); }""",
+                           arg=len(text), timeout=600_000, polling="raf")
     end = page.evaluate("performance.now()")
     count = int(page.get_by_test_id("token-count").get_attribute("data-count"))
     context.close()

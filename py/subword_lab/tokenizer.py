@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .pipeline import byte_level_encode as _byte_level_path
+from .pipeline import counting as _counting
 from . import decoders as _decoders
 from . import models as _models
 from . import normalizers as _normalizers
@@ -237,6 +238,30 @@ class Tokenizer:
                 return self._encode(sequence, pair, is_pretokenized, add_special_tokens, on_event)
         except SubwordLabError as exc:
             raise self._named(exc) from None
+
+    def count(self, sequence: str, add_special_tokens: bool = True, *,
+              special_tokens: str | None = None,
+              split_special_tokens: bool | None = None) -> int:
+        """How many tokens `encode(sequence, add_special_tokens=...)` gives (padding and
+        truncation included), without building the Encoding when the pipeline allows:
+        the text is split as encode splits it and each piece's count is cached
+        (pipeline/counting.py). `special_tokens` as in encode."""
+        if type(sequence) is not str:
+            raise TypeError("count takes one text (a str), "
+                            f"got {type(sequence).__name__}")
+        try:
+            with self._special_tokens_mode(special_tokens, split_special_tokens):
+                return self._count(sequence, add_special_tokens)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
+
+    def _count(self, text, add_special_tokens):
+        n = None
+        if type(self)._encode_text is Tokenizer._encode_text:  # our pipeline, not a subclass's
+            n = _counting.count(self, text, add_special_tokens)
+        if n is None:
+            n = len(self._encode(text, None, False, add_special_tokens, None).ids)
+        return n
 
     def _named(self, exc):
         """The error, naming the file this tokenizer came from if it does not yet."""

@@ -82,6 +82,9 @@ def _fast(p):
 
 def _kept_matches(pattern):
     """split(pattern, "removed", invert=True): the non-empty matches."""
+    if not pattern.groups:  # findall gives the matches themselves, in C
+        findall = pattern.findall
+        return lambda text: list(filter(None, findall(text)))
     finditer = pattern.finditer
     return lambda text: [w for m in finditer(text) if (w := m.group())]
 

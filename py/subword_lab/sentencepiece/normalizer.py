@@ -115,6 +115,18 @@ class SpmNormalizer:
         normalized, chunks = self.normalize_parts(text)
         return NormalizedString(text, _normalized=normalized, _align=alignment(chunks))
 
+    def normalize_text(self, text: str) -> str:
+        """The normalized text alone, without the alignment (counting needs no offsets)."""
+        return self.normalize_parts(text)[0] if text else ""
+
+    def keeps_every_char(self, text: str) -> bool:
+        """True when no character of `text` but whitespace can vanish here: no rule of
+        the charsmap that it meets writes nothing or only spaces (which may collapse)
+        for characters that are not all whitespace. (A count that needs no offsets can
+        then say that every other character lies in some token.)"""
+        return all(out.strip(" ") or text[start:end].isspace()
+                   for out, start, end, plain in self._steps(text) if not plain) if text else True
+
     def normalize_parts(self, text: str):
         """(normalized text, chunks): what `normalize_str` gives, with the alignment
         left to be made by `alignment(chunks)` when it is needed."""

@@ -10,11 +10,14 @@ from operator import itemgetter
 from ..added_vocabulary import AddedToken
 from ..core.normalized import PreTokenizedString
 from ..encoding import Encoding
+from ..pipeline.counting import added_at_ends
 from ..pipeline.events import normalize_event, pre_tokenize_event
 from ..tokenizer import Tokenizer
+from .counting import count_unigram
 from .decoder import decode_pieces
 from .normalizer import alignment
 from .pieces import CONTROL, UNKNOWN
+from .unigram import SentencePieceUnigram
 
 __all__ = ["SentencePieceTokenizer"]
 
@@ -88,6 +91,18 @@ class SentencePieceTokenizer(Tokenizer):
         return Encoding.lazy(ids, type_id, lambda _ids: values,
                              (_offsets, parts, starts, ends),
                              (_words, 0 if word_index is None else word_index, len(ids)))
+
+    def _count(self, text, add_special_tokens):
+        """Unigram models without user-defined pieces are counted word by word
+        (counting.py); anything else through the encode."""
+        model = self._model
+        extra = added_at_ends(self.post_processor)
+        if (type(model) is SentencePieceUnigram and extra is not None
+                and self._truncation is None and self._padding is None):
+            n = count_unigram(model, self.spm_normalizer.normalize_text(text))
+            if n is not None:
+                return n + (extra if add_special_tokens else 0)
+        return super()._count(text, add_special_tokens)
 
     def decode(self, ids, skip_special_tokens=True):
         """sentencepiece's decode: an unknown id reads as the unk surface (" ⁇ "),

@@ -1,0 +1,206 @@
+"""A whole document counted on the page, beside JavaScript tokenizers in the same engine.
+
+In one headless Chromium run: botchan.txt (278 KB, LF line ends as a text box holds
+them) is set as the page's text, and the time until `token-count` is complete is taken
+for GPT-2, o200k_base, BERT and the botchan Unigram model (a fresh page each, ROUNDS
+times; the median). In the same browser, a page that loads gpt-tokenizer and
+js-tiktoken from node_modules (devDependencies, pinned) counts the same text with
+GPT-2's and o200k's ranks: gpt-tokenizer's `countTokens` (first call, and the median
+of later calls) and js-tiktoken's `encode(...).length`. The ratios page / gpt-tokenizer
+are printed per tokenizer (BERT and Unigram against gpt-tokenizer's GPT-2 count of the
+same text), with the load average: absolute times vary with the machine.
+
+    python3 build.py build && .venv/bin/python bench/bench_count.py
+    BENCH_ROUNDS=5 .venv/bin/python bench/bench_count.py
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import statistics
+import sys
+import threading
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "bench"))
+import assets  # noqa: E402
+import build  # noqa: E402
+from bench_page import book_count_time  # noqa: E402
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+PRESETS = ("gpt2", "o200k-base", "bert-base-uncased", "botchan-unigram")
+READY = "html[data-engine=ready]"
+ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+# The JavaScript side: node_modules served as they are, bare imports mapped.
+JS_PAGE = """<!doctype html><meta charset="utf-8"><title>count bench</title>
+<script type="importmap">{"imports": {"base64-js": "/base64-shim.js"}}</script>
+<script type="module">
+import * as gptR50k from "/gpt-tokenizer/esm/encoding/r50k_base.js";
+import * as gptO200k from "/gpt-tokenizer/esm/encoding/o200k_base.js";
+import { Tiktoken } from "/js-tiktoken/dist/lite.js";
+import gpt2Ranks from "/js-tiktoken/dist/ranks/gpt2.js";
+import o200kRanks from "/js-tiktoken/dist/ranks/o200k_base.js";
+window.libs = { gptR50k, gptO200k, Tiktoken, gpt2Ranks, o200kRanks };
+document.documentElement.dataset.ready = "1";
+</script>"""
+BASE64_SHIM = ('import "/base64-js/base64js.min.js";\n'
+               "export default globalThis.base64js;\n")
+JS_COUNT = """async ({ text, rounds }) => {
+  const { gptR50k, gptO200k, Tiktoken, gpt2Ranks, o200kRanks } = window.libs;
+  const out = {};
+  const time = (fn) => { const t = performance.now(); const v = fn(); return [performance.now() - t, v]; };
+  for (const [name, lib] of [["gpt2", gptR50k], ["o200k-base", gptO200k]]) {
+    const [first, n] = time(() => lib.countTokens(text));
+    const later = [];
+    for (let i = 0; i < rounds; i++) later.push(time(() => lib.countTokens(text))[0]);
+    out["gpt-tokenizer " + name] = { first, later, count: n };
+  }
+  for (const [name, ranks] of [["gpt2", gpt2Ranks], ["o200k-base", o200kRanks]]) {
+    const [init, enc] = time(() => new Tiktoken(ranks));
+    const [first, ids] = time(() => enc.encode(text));
+    const later = [];
+    for (let i = 0; i < rounds; i++) later.push(time(() => enc.encode(text))[0]);
+    out["js-tiktoken " + name] = { init, first, later, count: ids.length };
+  }
+  return out;
+}"""
+
+
+class NodeModules(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        page = {"/": ("text/html", JS_PAGE), "/base64-shim.js": ("text/javascript", BASE64_SHIM)}
+        if self.path in page:
+            kind, body = page[self.path]
+            data = body.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        super().do_GET()
+
+    def guess_type(self, path):
+        return "text/javascript" if str(path).endswith(".js") else super().guess_type(path)
+
+
+def serve(handler):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+CALL_COUNT = """async ({ key, text, fastChars }) => {
+  const args = { key, text, session: "bench" };
+  if (fastChars !== null) args.fast_chars = fastChars;
+  const start = performance.now();
+  let state = await window.subwordLab.call("count_start", args);
+  let calls = 1;
+  while (!state.complete) {
+    state = await window.subwordLab.call("count_step", { session: "bench" });
+    calls += 1;
+  }
+  return [performance.now() - start, state.count, calls];
+}"""
+
+
+def worker_count(browser, url, text, preset, fast_chars):
+    """(ms, count, calls) of the worker's count alone (count_start, then count_step until
+    complete) on a fresh page: fast_chars 0 is the count before Tokenizer.count (every
+    slice encoded, 4,000 characters a call), None the page's own."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{url}/?tokenizer={preset}")
+    page.wait_for_selector(READY, state="attached", timeout=180_000)
+    result = page.evaluate(CALL_COUNT, {"key": preset, "text": text, "fastChars": fast_chars})
+    context.close()
+    return result
+
+
+def main() -> int:
+    if not (build.DIST / "index.html").exists():
+        build.build()
+    text = assets.fetch(["botchan.txt"], quiet=True)["botchan.txt"].read_text(encoding="utf-8")
+    text = text.replace("\r\n", "\n")
+    dist_server = build.make_server(build.DIST, 0)
+    threading.Thread(target=dist_server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{dist_server.server_address[1]}"
+    js_server, js_url = serve(functools.partial(NodeModules, directory=str(ROOT / "node_modules")))
+    load = os.getloadavg()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE") or build.shutil.which("chromium"),
+            args=ARGS)
+        js_page = browser.new_page()
+        js_page.goto(js_url + "/")
+        js_page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
+        js = js_page.evaluate(JS_COUNT, {"text": text, "rounds": 5})
+        js_page.close()
+        runs = {preset: [] for preset in PRESETS}
+        old = {preset: [] for preset in PRESETS}
+        new = {preset: [] for preset in PRESETS}
+        for _ in range(ROUNDS):  # presets in turn, so drift hits each alike
+            for preset in PRESETS:
+                runs[preset].append(book_count_time(browser, url, text, preset))
+                old[preset].append(worker_count(browser, url, text, preset, 0))
+                new[preset].append(worker_count(browser, url, text, preset, None))
+        browser.close()
+    dist_server.shutdown()
+    js_server.shutdown()
+    load_after = os.getloadavg()
+
+    med = statistics.median
+    gpt = {name: med(js[f"gpt-tokenizer {name}"]["later"]) for name in ("gpt2", "o200k-base")}
+    gpt_first = {name: js[f"gpt-tokenizer {name}"]["first"] for name in ("gpt2", "o200k-base")}
+    print(f"botchan.txt, {len(text):,} characters; {ROUNDS} fresh pages per tokenizer; "
+          f"load average {load[0]:.2f} before, {load_after[0]:.2f} after")
+    print(f"{'':34}{'ms':>9}{'tokens':>10}{'/ gpt-tok':>11}{'/ gpt-tok 1st':>15}")
+    for name, row in js.items():
+        later = med(row["later"])
+        print(f"{name:34}{later:>9.1f}{row['count']:>10,}   (first call {row['first']:.1f} ms"
+              + (f", ranks read {row['init']:.0f} ms" if "init" in row else "") + ")")
+    results = {"load_average": [load[0], load_after[0]], "js": js, "page": {}}
+    for preset in PRESETS:
+        times = [ms for ms, _ in runs[preset]]
+        counts = {n for _, n in runs[preset]}
+        against = preset if preset in gpt else "gpt2"
+        ms = med(times)
+        same = ""
+        if preset in gpt:
+            same = "  equal to gpt-tokenizer" if counts == {js[f"gpt-tokenizer {preset}"]["count"]} \
+                else "  DIFFERENT from gpt-tokenizer"
+        label = f"page {preset}" + ("" if preset in gpt else " (vs GPT-2)")
+        print(f"{label:34}{ms:>9.0f}{min(counts):>10,}{ms / gpt[against]:>10.1f}x"
+              f"{ms / gpt_first[against]:>14.1f}x   (runs {', '.join(f'{t:.0f}' for t in times)}){same}")
+        results["page"][preset] = {"ms": times, "counts": sorted(counts)}
+    print("\nthe worker's count alone (count_start + count_step calls, no chips), fresh pages:")
+    print(f"{'':34}{'encoded':>9}{'calls':>7}{'counted':>9}{'calls':>7}{'ratio':>8}{'/ gpt-tok':>11}")
+    for preset in PRESETS:
+        before, after = med(r[0] for r in old[preset]), med(r[0] for r in new[preset])
+        counts = {r[1] for r in old[preset] + new[preset]} | {n for _, n in runs[preset]}
+        against = preset if preset in gpt else "gpt2"
+        print(f"{preset:34}{before:>9.0f}{old[preset][0][2]:>7}{after:>9.0f}{new[preset][0][2]:>7}"
+              f"{before / after:>7.1f}x{after / gpt[against]:>10.1f}x"
+              + ("" if len(counts) == 1 else "   COUNTS DIFFER"))
+        results["page"][preset].update(worker_encoded=old[preset], worker_counted=new[preset])
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "count.json").write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -56,6 +56,13 @@ def reopen(key: str, options=None) -> str:
     return _reopen(key, options)
 
 
+def chat_render(args_json: str, emit=None) -> str:
+    """The Chat view: a conversation rendered, tokenized and costed (see chat.py); the
+    worker loads Jinja2 before the first call."""
+    from .chat import chat_render as _render  # lazy: Jinja2 is loaded on the Chat view's first use
+    return _render(args_json, emit)
+
+
 def refuse_regex(args_json: str, emit=None) -> str:
     """The page ended a Python that ran `pattern` on the text named `digest` for too
     long; this fresh Python refuses that pair at once rather than hang again.

@@ -135,11 +135,17 @@ def reopen(key: str, options=None) -> str:
     return _open_saved(key, folder, bases, options)
 
 
+# Files that lie beside a tokenizer file and only add to it (io/chat_config.py): the chat
+# template and the named special tokens, read by load() from the same folder.
+_BESIDE = {"tokenizer_config.json", "special_tokens_map.json", "chat_template.jinja"}
+
+
 def _open_saved(key, folder, bases, options):
     shown = " + ".join(bases)
+    main = [b for b in bases if b not in _BESIDE]
     try:
-        if len(bases) == 1:
-            return open_path(key, os.path.join(folder, bases[0]), bases[0], options)
+        if len(main) == 1:
+            return open_path(key, os.path.join(folder, main[0]), shown, options)
         return _open_pair(key, folder, bases, options)
     except SubwordLabError as error:
         # Name the files as the user knows them, not our temporary folder.

@@ -16,7 +16,7 @@ import json
 
 from ..chat_template import apply_chat_template, pick_chat_template
 from ..core.errors import SubwordLabError
-from .api import _utf16_offsets
+from .utf16 import utf16_offsets
 from .registry import REGISTRY
 
 __all__ = ["chat_render", "chat_costs", "ROLES"]
@@ -91,10 +91,6 @@ def _special_ids(tokenizer):
     return {i for i, token in added.items() if getattr(token, "special", False)}
 
 
-def _utf16(text, index):
-    return index + sum(1 for ch in text[:index] if ord(ch) > 0xFFFF)
-
-
 def chat_render(args_json: str, emit=None) -> str:
     """args: {"key", "messages": [{"role", "content"}], "add_generation_prompt": bool,
     "template": optional Jinja text used instead of the tokenizer's own}.
@@ -126,13 +122,13 @@ def chat_render(args_json: str, emit=None) -> str:
     special = _special_ids(tokenizer)
     special = [int(i in special) for i in encoding.ids]
     encoded = {"ids": list(encoding.ids), "tokens": list(encoding.tokens),
-               "offsets": _utf16_offsets(text, encoding.offsets), "special": special}
+               "offsets": utf16_offsets(text, encoding.offsets), "special": special}
     costs, prefix, generation = chat_costs(tokenizer, messages, generation_prompt, template)
     rows = []
     for cost, extends, span in zip(costs, prefix, _content_spans(text, messages)):
         inside = 0
         if span is not None:
-            span = [_utf16(text, span[0]), _utf16(text, span[1])]
+            span = utf16_offsets(text, [span])[0]
             inside = sum(1 for start, end in encoded["offsets"]
                          if span[0] <= start and end <= span[1] and end > start)
         rows.append({"tokens": cost, "content_tokens": inside, "prefix": extends, "span": span})

@@ -11,6 +11,7 @@ export function costLine(node, row) {
   node.dataset.prefix = String(row.prefix);
   const template = row.tokens - row.content_tokens;
   let text = `${t("chat.cost", { n: row.tokens })} · ${t("chat.costSplit", { text: row.content_tokens, template })}`;
+  if (!row.span) text = `${t("chat.cost", { n: row.tokens })} · ${t("chat.left")}`;
   if (!row.prefix) text += ` (${t("chat.rewrote")})`;
   node.textContent = text;
 }

@@ -247,14 +247,17 @@ const PACK = ".pack";
 const commands = {
   async ping() { return "pong"; },
   // `options` (for example {pattern}) go to the loader as JSON (web/opening.py).
-  async openPreset({ key, file, bytes: given, options }, { webapi }) {
+  // `config`: the bytes of the tokenizer_config.json shipped beside the preset (its chat template).
+  async openPreset({ key, file, bytes: given, options, config }, { webapi }) {
     // The full page downloads the file itself (progress, Cache API) and sends the bytes.
     const opts = options ? JSON.stringify(options) : undefined; // JS null reaches Python as jsnull, not None
     if (!given && !presetBytes.has(file)) presetBytes.set(file, fetchBytes(here(`./${file}`)));
     const bytes = given ? new Uint8Array(given) : await presetBytes.get(file);
     const name = file.split("/").pop();
     // A big tokenizer.json's pre-parsed form (build.py), named after the file it was made from.
-    if (name.endsWith(PACK)) return webapi.open_pack(key, name.slice(0, -PACK.length), bytes, opts);
+    const beside = config ? new Uint8Array(config) : undefined;
+    if (name.endsWith(PACK)) return webapi.open_pack(key, name.slice(0, -PACK.length), bytes, opts, beside);
+    if (beside) return webapi.open_bytes(key, [name, "tokenizer_config.json"], [bytes, beside], opts);
     return webapi.open_bytes(key, name, bytes, opts);
   },
   async openFile({ key, name, bytes, names, blobs, options }, { webapi }) {

@@ -110,6 +110,21 @@ def test_files_opened_together_give_their_template(app):
     assert "<|im_start|>" in state["marked"]
 
 
+def test_preset_ships_its_template(app):
+    """The default: the qwen3 preset, whose tokenizer_config.json ships beside its file
+    (opened from its pre-parsed form); ids and costs as the library gives them."""
+    app.open("?view=chat")
+    app.page.evaluate(SHOW)
+    assert app.page.get_by_test_id("chat-tokenizer").input_value() == "qwen3"
+    state = shown(app)
+    tokenizer = subword_lab.load(str(cached("chat-qwen3/tokenizer.json")))
+    ids, costs, generation = expected(tokenizer, state["messages"], True)
+    assert state["error"] is None and [m["role"] for m in state["messages"]][0] == "system"
+    assert state["ids"] == ids and state["costs"] == costs and state["generation"] == generation
+    source = app.page.get_by_test_id("chat-template-source").text_content()
+    assert "tokenizer_config.json" in source
+
+
 # Each template and the line its fault is on (the recursive call; the range; the product).
 HOSTILE = {
     "recursion": ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}\n\n{{ f(0) }}", 1),
@@ -145,6 +160,6 @@ def test_hostile_template_errors_and_page_goes_on(app, kind):
 @pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)])
 def test_screenshot(app, width, height):
     app.page.set_viewport_size({"width": width, "height": height})
-    app.open("?view=chat&tokenizer=phi-3-gguf")
+    app.open("?view=chat")
     app.page.evaluate(SHOW)
     app.page.screenshot(path=shot_path(f"screenshot-chat-{width}.png"), full_page=True)

@@ -16,7 +16,8 @@ const DEFAULT_MESSAGES = [
   { role: "user", content: "What is a token?" },
   { role: "assistant", content: "A piece of text the model reads as one unit." },
 ];
-const DEFAULT_TOKENIZER = "phi-3-gguf"; // a preset whose file carries a chat template
+// Presets that carry a chat template: Qwen3's tokenizer_config.json, Phi-3's GGUF file.
+const DEFAULT_TOKENIZERS = ["qwen3", "phi-3-gguf"];
 const CHIPS = 2000; // drawn at most
 const MAX_URL_CHAT = 1500; // a longer conversation is not put in the address bar
 
@@ -170,7 +171,7 @@ class ChatView {
     const ids = [...this.select.options].map((o) => o.value);
     const current = this.context.tokenize.current;
     const userFile = current && !(this.context.manifest.presets || []).some((p) => p.id === current);
-    const wanted = [url.get("tokenizer", null), userFile ? current : null, DEFAULT_TOKENIZER, current];
+    const wanted = [url.get("tokenizer", null), userFile ? current : null, ...DEFAULT_TOKENIZERS, current];
     this.select.value = wanted.find((id) => id && ids.includes(id)) || ids[0] || "";
     this.generation.checked = url.get("gen", "1") !== "0";
     let messages = DEFAULT_MESSAGES;

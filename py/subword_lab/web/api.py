@@ -42,10 +42,11 @@ def open_bytes(key: str, name, data, options=None) -> str:
     return _open(key, name, data, options)
 
 
-def open_pack(key: str, name: str, data, options=None) -> str:
-    """Open a big preset from its pre-parsed form (see opening.py)."""
+def open_pack(key: str, name: str, data, options=None, config=None) -> str:
+    """Open a big preset from its pre-parsed form, with the bytes of its
+    tokenizer_config.json when it ships one (see opening.py)."""
     from .opening import open_pack as _open
-    return _open(key, name, data, options)
+    return _open(key, name, data, options, config)
 
 
 def reopen(key: str, options=None) -> str:

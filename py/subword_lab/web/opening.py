@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from ..core.errors import SubwordLabError
+from ..io.chat_config import read_chat_config
 from ..io.detect import detect_file
 from ..io.loaders import load
 from ..io.preset_pack import load_pack
@@ -81,10 +82,11 @@ def _load_and_keep(key, path, name, options):
     return json.dumps(REGISTRY.add(key, name, tokenizer))
 
 
-def open_pack(key: str, name: str, data, options=None) -> str:
+def open_pack(key: str, name: str, data, options=None, config=None) -> str:
     """A big preset in its pre-parsed form (io/preset_pack.py), which build.py wrote
     from the pinned file named `name`; only the worker's openPreset calls this, for a
-    preset's .pack file. options: only "special_tokens", as for open_path."""
+    preset's .pack file. options: only "special_tokens", as for open_path. config: the
+    bytes of the tokenizer_config.json shipped beside it (its chat template), or None."""
     options = _options(options)
     mode = options.pop("special_tokens", None)
     if options:
@@ -94,6 +96,11 @@ def open_pack(key: str, name: str, data, options=None) -> str:
     tokenizer = _plain(load_pack(_bytes_of(data), name))
     if as_text is not None:
         tokenizer.encode_special_tokens = as_text
+    if config is not None:
+        folder = tempfile.mkdtemp(prefix="subword-lab-")
+        with open(os.path.join(folder, "tokenizer_config.json"), "wb") as handle:
+            handle.write(_bytes_of(config))
+        tokenizer.chat_template, tokenizer.special_tokens_map = read_chat_config(folder)
     return json.dumps(REGISTRY.add(key, name, tokenizer))
 
 

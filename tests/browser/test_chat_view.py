@@ -97,11 +97,15 @@ def test_edited_conversation_matches_cpython(app):
 def test_files_opened_together_give_their_template(app):
     """A tokenizer.json picked with its tokenizer_config.json: the config's template."""
     json_path, config = cached("chat-qwen3/tokenizer.json"), cached("chat-qwen3/tokenizer_config.json")
-    app.open("")
+    app.open("?nosw")  # no service worker filling its offline cache (it keeps every wheel)
     app.page.get_by_test_id("file-input").set_input_files([str(json_path), str(config)])
     app.page.wait_for_function("() => document.querySelector('[data-testid=tokenizer-select]').value.startsWith('file')")
     app.settled()
+    jinja = lambda: [u for u in app.watch.requests if "/wheels/" in u and "subword_lab" not in u]  # noqa: E731
+    assert jinja() == []  # the tokenize view never loads Jinja2
     app.page.evaluate(SHOW)
+    assert sorted(u.rsplit("/", 1)[1] for u in jinja()) == [
+        "jinja2-3.1.6-py3-none-any.whl", "markupsafe-3.0.3-py3-none-any.whl"]
     state = shown(app)
     tokenizer = subword_lab.load(str(json_path))  # reads the config beside it
     ids, costs, generation = expected(tokenizer, state["messages"], True)

@@ -135,6 +135,8 @@ HOSTILE = {
     "range": ("{% for m in messages %}{{ m.content }}{% endfor %}\n"
               "{% for i in range(10**9) %}x{% endfor %}", 2),
     "huge": ("{{ messages[0].content }}\n{% set s = 'x' * 100000 %}\n{{ s * 100000 }}", 3),
+    "loop": ("{{ messages[0].content }}\n{% for i in range(100000) %}{% for j in range(100000) %}"
+             "{% endfor %}{% endfor %}", 2),
 }
 
 
@@ -149,7 +151,7 @@ def test_hostile_template_errors_and_page_goes_on(app, kind):
     page.get_by_test_id("chat-template-apply").click()
     settle(app)
     error = shown(app)["error"]
-    assert error is not None and f"line {line}" in error, error
+    assert error is not None and f"your edited template: line {line}" in error, error
     assert page.get_by_test_id("chat-error").is_visible()
     # The tokenizer's own template renders again, and the tokenize view still tokenizes.
     page.get_by_test_id("chat-template-reset").click()

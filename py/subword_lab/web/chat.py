@@ -49,21 +49,32 @@ def _template_of(tokenizer, given):
     return pick_chat_template(templates)[0]
 
 
-def chat_costs(tokenizer, messages, add_generation_prompt, template):
+def _apply(tokenizer, messages, custom, **options):
+    """apply_chat_template with the user's edited template (or the tokenizer's own when
+    `custom` is None); an error in an edited template names it as the reader knows it."""
+    try:
+        return apply_chat_template(tokenizer, messages, chat_template=custom, **options)
+    except SubwordLabError as error:
+        if custom is None:
+            raise
+        raise SubwordLabError(str(error).replace("the chat_template argument",
+                                                 "your edited template", 1)) from None
+
+
+def chat_costs(tokenizer, messages, add_generation_prompt, custom=None):
     """[tokens each message adds, ...], whether each rendering extends the one before,
     and the generation prompt's tokens (0 when off). The same numbers a reader gets from
     `apply_chat_template(..., tokenize=True)` on each prefix of the conversation."""
     costs, prefix, before_ids, before_text = [], [], [], ""
     for k in range(1, len(messages) + 1):
-        text = apply_chat_template(tokenizer, messages[:k], chat_template=template)
-        ids = apply_chat_template(tokenizer, messages[:k], chat_template=template, tokenize=True)
+        text = _apply(tokenizer, messages[:k], custom)
+        ids = _apply(tokenizer, messages[:k], custom, tokenize=True)
         costs.append(len(ids) - len(before_ids))
         prefix.append(text.startswith(before_text))
         before_ids, before_text = ids, text
     generation = 0
     if add_generation_prompt:
-        ids = apply_chat_template(tokenizer, messages, add_generation_prompt=True,
-                                  chat_template=template, tokenize=True)
+        ids = _apply(tokenizer, messages, custom, add_generation_prompt=True, tokenize=True)
         generation = len(ids) - len(before_ids)
     return costs, prefix, generation
 
@@ -107,23 +118,23 @@ def chat_render(args_json: str, emit=None) -> str:
     template = _template_of(tokenizer, args.get("template"))
     if template is None:
         return json.dumps({"has_template": False})
+    custom = template if template is args.get("template") else None
     gguf = (getattr(tokenizer, "rules", None) or {}).get("format") == "gguf"
     result = {"has_template": True, "template": template,
-              "custom": template is args.get("template"),
+              "custom": custom is not None,
               "source": "GGUF: tokenizer.chat_template" if gguf else "tokenizer_config.json"}
     if not messages:
         result.update(text="", ids=[], tokens=[], offsets=[], special=[], messages=[],
                       generation=0, total=0)
         return json.dumps(result, ensure_ascii=False)
-    text = apply_chat_template(tokenizer, messages, add_generation_prompt=generation_prompt,
-                               chat_template=template)
+    text = _apply(tokenizer, messages, custom, add_generation_prompt=generation_prompt)
     # As tokenize=True encodes: no special tokens added, the template's recognised.
     encoding = tokenizer.encode(text, add_special_tokens=False, special_tokens="recognise")
     special = _special_ids(tokenizer)
     special = [int(i in special) for i in encoding.ids]
     encoded = {"ids": list(encoding.ids), "tokens": list(encoding.tokens),
                "offsets": utf16_offsets(text, encoding.offsets), "special": special}
-    costs, prefix, generation = chat_costs(tokenizer, messages, generation_prompt, template)
+    costs, prefix, generation = chat_costs(tokenizer, messages, generation_prompt, custom)
     rows = []
     for cost, extends, span in zip(costs, prefix, _content_spans(text, messages)):
         inside = 0

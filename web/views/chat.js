@@ -263,7 +263,9 @@ class ChatView {
       for (const item of items) item.querySelector(".chat-cost").textContent = "";
       return;
     }
-    this.source.textContent = result.custom ? t("chat.templateCustom") : t("chat.templateFrom", { source: result.source });
+    this.source.textContent = result.custom ? t("chat.templateCustom")
+      : result.format ? t("chat.templatePublished", { format: result.format })
+        : t("chat.templateFrom", { source: result.source });
     if (!result.custom && document.activeElement !== this.editor) this.editor.value = result.template;
     this.output.hidden = false;
     if (!result.messages.length) {

@@ -17,6 +17,7 @@ import json
 from ..chat_template import apply_chat_template, pick_chat_template
 from ..core.errors import SubwordLabError
 from .utf16 import utf16_offsets
+from .chat_formats import openai_format
 from .registry import REGISTRY
 
 __all__ = ["chat_render", "chat_costs", "ROLES"]
@@ -49,32 +50,33 @@ def _template_of(tokenizer, given):
     return pick_chat_template(templates)[0]
 
 
-def _apply(tokenizer, messages, custom, **options):
-    """apply_chat_template with the user's edited template (or the tokenizer's own when
-    `custom` is None); an error in an edited template names it as the reader knows it."""
+def _apply(tokenizer, messages, template, edited=False, **options):
+    """apply_chat_template with `template` (None: the tokenizer's own); an error in the
+    user's edited template names it as the reader knows it."""
     try:
-        return apply_chat_template(tokenizer, messages, chat_template=custom, **options)
+        return apply_chat_template(tokenizer, messages, chat_template=template, **options)
     except SubwordLabError as error:
-        if custom is None:
+        if not edited:
             raise
         raise SubwordLabError(str(error).replace("the chat_template argument",
                                                  "your edited template", 1)) from None
 
 
-def chat_costs(tokenizer, messages, add_generation_prompt, custom=None):
+def chat_costs(tokenizer, messages, add_generation_prompt, template=None, edited=False):
     """[tokens each message adds, ...], whether each rendering extends the one before,
     and the generation prompt's tokens (0 when off). The same numbers a reader gets from
     `apply_chat_template(..., tokenize=True)` on each prefix of the conversation."""
     costs, prefix, before_ids, before_text = [], [], [], ""
     for k in range(1, len(messages) + 1):
-        text = _apply(tokenizer, messages[:k], custom)
-        ids = _apply(tokenizer, messages[:k], custom, tokenize=True)
+        text = _apply(tokenizer, messages[:k], template, edited)
+        ids = _apply(tokenizer, messages[:k], template, edited, tokenize=True)
         costs.append(len(ids) - len(before_ids))
         prefix.append(text.startswith(before_text))
         before_ids, before_text = ids, text
     generation = 0
     if add_generation_prompt:
-        ids = _apply(tokenizer, messages, custom, add_generation_prompt=True, tokenize=True)
+        ids = _apply(tokenizer, messages, template, edited, add_generation_prompt=True,
+                     tokenize=True)
         generation = len(ids) - len(before_ids)
     return costs, prefix, generation
 
@@ -107,6 +109,7 @@ def chat_render(args_json: str, emit=None) -> str:
     "template": optional Jinja text used instead of the tokenizer's own}.
 
     Returns {"has_template", "template" (the source in use), "custom" (the args' one),
+    "format" (the published format written for an OpenAI encoding: "ChatML", else null),
     "text", "ids", "tokens", "offsets" (UTF-16), "special", "messages": [{"tokens",
     "content_tokens", "prefix", "span" (UTF-16, or null)}], "generation", "total"}.
     Without a template: {"has_template": false}. A template that fails or goes past the
@@ -116,25 +119,30 @@ def chat_render(args_json: str, emit=None) -> str:
     messages = _messages(args.get("messages"))
     generation_prompt = bool(args.get("add_generation_prompt"))
     template = _template_of(tokenizer, args.get("template"))
+    edited = template is not None and template is args.get("template")
+    gguf = (getattr(tokenizer, "rules", None) or {}).get("format") == "gguf"
+    source = "GGUF: tokenizer.chat_template" if gguf else "tokenizer_config.json"
+    given = template if edited else None  # passed as chat_template= (None: the tokenizer's)
+    published = openai_format(args.get("key"), tokenizer) if template is None else None
+    if published is not None:  # an OpenAI encoding: its published format, our template
+        source, template, tokenizer = published
+        given = template
     if template is None:
         return json.dumps({"has_template": False})
-    custom = template if template is args.get("template") else None
-    gguf = (getattr(tokenizer, "rules", None) or {}).get("format") == "gguf"
-    result = {"has_template": True, "template": template,
-              "custom": custom is not None,
-              "source": "GGUF: tokenizer.chat_template" if gguf else "tokenizer_config.json"}
+    result = {"has_template": True, "template": template, "custom": edited,
+              "format": source if published else None, "source": source}
     if not messages:
         result.update(text="", ids=[], tokens=[], offsets=[], special=[], messages=[],
                       generation=0, total=0)
         return json.dumps(result, ensure_ascii=False)
-    text = _apply(tokenizer, messages, custom, add_generation_prompt=generation_prompt)
+    text = _apply(tokenizer, messages, given, edited, add_generation_prompt=generation_prompt)
     # As tokenize=True encodes: no special tokens added, the template's recognised.
     encoding = tokenizer.encode(text, add_special_tokens=False, special_tokens="recognise")
     special = _special_ids(tokenizer)
     special = [int(i in special) for i in encoding.ids]
     encoded = {"ids": list(encoding.ids), "tokens": list(encoding.tokens),
                "offsets": utf16_offsets(text, encoding.offsets), "special": special}
-    costs, prefix, generation = chat_costs(tokenizer, messages, generation_prompt, custom)
+    costs, prefix, generation = chat_costs(tokenizer, messages, generation_prompt, given, edited)
     rows = []
     for cost, extends, span in zip(costs, prefix, _content_spans(text, messages)):
         inside = 0

@@ -17,9 +17,16 @@ from ..io.preset_pack import load_pack
 from ..tokenizer import special_tokens_as_text
 from .registry import REGISTRY
 
-__all__ = ["open_bytes", "open_pack", "open_path", "reopen"]
+__all__ = ["open_bytes", "open_pack", "open_path", "reopen", "source_of"]
 
 _SOURCES: dict = {}  # key -> (temporary folder, file names) of uploaded files
+_LOADED: dict = {}  # key -> (path, loader options) of the file opened under it
+
+
+def source_of(key: str):
+    """(path, loader options) of the one file last opened under `key`, or None (a
+    preset's pre-parsed form, a vocabulary with its merges, a toy)."""
+    return _LOADED.get(key)
 
 
 def _bytes_of(data) -> bytes:
@@ -79,6 +86,7 @@ def _load_and_keep(key, path, name, options):
     tokenizer = _plain(load(path, **options))
     if as_text is not None:
         tokenizer.encode_special_tokens = as_text
+    _LOADED[key] = (path, options) if "merges" not in options else None
     return json.dumps(REGISTRY.add(key, name, tokenizer))
 
 

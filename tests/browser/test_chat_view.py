@@ -129,6 +129,23 @@ def test_preset_ships_its_template(app):
     assert "tokenizer_config.json" in source
 
 
+def test_chatml_for_cl100k(app):
+    """cl100k_base carries no template: the page renders ChatML, as CPython's facade does
+    (tests/realfiles/test_chatml.py ties that to tiktoken)."""
+    import json
+
+    from subword_lab.web import api
+    app.open("?view=chat&tokenizer=cl100k-base")
+    app.page.evaluate(SHOW)
+    state = shown(app)
+    api.open_path("cl100k-cpython", str(cached("cl100k_base.tiktoken")))
+    want = json.loads(api.chat_render(json.dumps({
+        "key": "cl100k-cpython", "messages": state["messages"], "add_generation_prompt": True})))
+    assert state["ids"] == want["ids"] and state["costs"] == [m["tokens"] for m in want["messages"]]
+    assert state["marked"].count("<|im_start|>") == len(state["messages"]) + 1
+    assert "ChatML" in app.page.get_by_test_id("chat-template-source").text_content()
+
+
 # Each template and the line its fault is on (the recursive call; the range; the product).
 HOSTILE = {
     "recursion": ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}\n\n{{ f(0) }}", 1),

@@ -41,6 +41,10 @@ NODE_BIN = NODE_MODULES / ".bin"
 # Everything Pyodide 314 loads at start-up (the .map files are for debuggers only).
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
 MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
+# Jinja2 and MarkupSafe for the Chat view (tools/assets.py pins them).
+JINJA_WHEEL = "jinja2-3.1.6-py3-none-any.whl"
+CHAT_ASSETS = [JINJA_WHEEL] + [f"markupsafe-3.0.3/{name}" for name in
+                               ("__init__.py", "_native.py", "LICENSE.txt")]
 
 # The presets the page offers are tools/catalog.py's table.
 # Other files the page offers (a corpus for the training views).
@@ -207,35 +211,62 @@ def build_wheel(out_dir: Path) -> Path:
     (fixed timestamps, sorted names), so the file's hash is stable.
     """
     version = project_version()
-    dist_info = f"subword_lab-{version}.dist-info"
     files: list[tuple[str, bytes]] = []
     package = ROOT / "py" / "subword_lab"
     for path in sorted(package.rglob("*")):
         # Every file of the package (data tables too), never bytecode.
         if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".pyc", ".pyo"}:
             files.append((path.relative_to(ROOT / "py").as_posix(), path.read_bytes()))
-    metadata = (f"Metadata-Version: 2.1\nName: subword-lab\nVersion: {version}\n"
-                "Summary: BPE, WordPiece and Unigram tokenizers in pure Python\n"
-                "License: Apache-2.0\nRequires-Python: >=3.11\n").encode()
+    return write_wheel(out_dir / wheel_name(version), "subword-lab", version, files,
+                       "BPE, WordPiece and Unigram tokenizers in pure Python", "Apache-2.0")
+
+
+def write_wheel(target: Path, name: str, version: str, files: list, summary: str,
+                licence: str) -> Path:
+    """A pure-Python wheel of `files` ([(path in the wheel, bytes)]), byte for byte the
+    same for the same input."""
+    dist_info = f"{name.replace('-', '_')}-{version}.dist-info"
+    top = sorted({path.split("/")[0] for path, _ in files if "/" in path})
+    files = list(files)
+    metadata = (f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                f"Summary: {summary}\nLicense: {licence}\nRequires-Python: >=3.11\n").encode()
     wheel = (b"Wheel-Version: 1.0\nGenerator: subword-lab build.py\n"
              b"Root-Is-Purelib: true\nTag: py3-none-any\n")
     files += [(f"{dist_info}/METADATA", metadata), (f"{dist_info}/WHEEL", wheel),
-              (f"{dist_info}/top_level.txt", b"subword_lab\n")]
+              (f"{dist_info}/top_level.txt", "".join(t + "\n" for t in top).encode())]
     record = io.StringIO()
-    for name, data in files:
+    for path, data in files:
         digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        record.write(f"{name},sha256={digest},{len(data)}\n")
+        record.write(f"{path},sha256={digest},{len(data)}\n")
     record.write(f"{dist_info}/RECORD,,\n")
     files.append((f"{dist_info}/RECORD", record.getvalue().encode()))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / wheel_name(version)
+    target.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, data in files:
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+        for path, data in files:
+            info = zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, data)
     return target
+
+
+def ship_chat_wheels(out: Path, paths: dict) -> list:
+    """Jinja2's wheel as PyPI has it, and MarkupSafe's pure-Python modules (its C speedups
+    are optional; PyPI has no wheel Pyodide can use) packed as a wheel with its licence:
+    the Chat view loads both on first use (web/worker.js). Returns [{file, sha256}], or []
+    when one could not be fetched (the view then says templates cannot render)."""
+    if not all(name in paths for name in CHAT_ASSETS):
+        return []
+    shutil.copy2(paths[JINJA_WHEEL], out / JINJA_WHEEL)
+    files = [(f"markupsafe/{name}", paths[f"markupsafe-3.0.3/{name}"].read_bytes())
+             for name in ("__init__.py", "_native.py")]
+    files.append(("markupsafe-3.0.3.dist-info/licenses/LICENSE.txt",
+                  paths["markupsafe-3.0.3/LICENSE.txt"].read_bytes()))
+    markupsafe = write_wheel(out / "markupsafe-3.0.3-py3-none-any.whl", "MarkupSafe", "3.0.3",
+                             files, "Safely add untrusted strings to HTML/XML markup.",
+                             "BSD-3-Clause")
+    return [{"file": f"wheels/{p.name}", "sha256": sha256(p.read_bytes())}
+            for p in (out / JINJA_WHEEL, markupsafe)]
 
 
 def copy_pyodide(out: Path, micropip: Path | None) -> dict:
@@ -265,7 +296,7 @@ def copy_presets(out: Path, assets) -> dict:
     are missing and why."""
     sys.path.insert(0, str(ROOT / "tools"))
     import catalog  # noqa: PLC0415  (tools/catalog.py, stdlib only)
-    names = [asset for asset, _ in CORPORA.values()] + [MICROPIP_WHEEL]
+    names = [asset for asset, _ in CORPORA.values()] + [MICROPIP_WHEEL, *CHAT_ASSETS]
     presets, paths = catalog.build(out, assets, names)
     manifest = {"presets": presets, "corpora": []}
     missing = {p["id"]: p["missing"] for p in presets if p["missing"]}
@@ -283,7 +314,8 @@ def copy_presets(out: Path, assets) -> dict:
         manifest["corpora"].append(item)
     (out / "presets.json").write_text(json.dumps(manifest, indent=1))
     micropip = paths.get(MICROPIP_WHEEL)
-    return {"manifest": manifest, "micropip": micropip, "missing": missing, "by_design": by_design}
+    return {"manifest": manifest, "micropip": micropip, "missing": missing, "by_design": by_design,
+            "paths": paths}
 
 
 def missing_report(missing: dict, by_design: set) -> list[str]:
@@ -324,7 +356,7 @@ def copy_web(out: Path) -> None:
 
 
 PRELOAD_MARK = "/* VIEW_MODULES: build.py writes them here */ {}"
-LAZY_VIEWS = ("pipeline", "train", "encode", "compare")  # the views loaded when first shown
+LAZY_VIEWS = ("pipeline", "train", "encode", "compare", "chat")  # the views loaded when first shown
 
 
 def preload_modules(out: Path) -> None:
@@ -421,6 +453,7 @@ def build() -> Path:
     presets = copy_presets(tmp / "presets", assets)
     pyodide = copy_pyodide(tmp / "pyodide", presets["micropip"])
     wheel = build_wheel(tmp / "wheels")
+    chat_wheels = ship_chat_wheels(tmp / "wheels", presets["paths"])
     copy_web(tmp)
     preload_modules(tmp)
     # Default animations computed now, shown before Python starts (tools/precompute.py).
@@ -429,6 +462,7 @@ def build() -> Path:
         "wheel": f"wheels/{wheel.name}",
         "wheel_sha256": sha256(wheel.read_bytes()),
         "micropip": pyodide["micropip"],
+        "chat_wheels": chat_wheels,
         "pyodide": json.loads((PYODIDE_PKG / "package.json").read_text())["version"],
         "snapshot_key": snapshot_key(tmp),
     }

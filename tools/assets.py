@@ -48,6 +48,11 @@ ARCHIVES = {a.filename: a for a in (
             "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"),
     Archive("pypi", "micropip", "0.11.1", "micropip-0.11.1-py3-none-any.whl",
             "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
+    # The page's Chat view renders templates with Jinja2 (loaded on first use, build.py).
+    Archive("pypi", "jinja2", "3.1.6", "jinja2-3.1.6-py3-none-any.whl",
+            "85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67"),
+    Archive("pypi", "markupsafe", "3.0.3", "markupsafe-3.0.3.tar.gz",
+            "722695808f4b6457b320fdc131280796bdceb04ab50fe1795cd540799ebe1698"),
     Archive("pypi", "litellm", "1.109.1", "litellm-1.109.1-cp310-abi3-manylinux_2_28_x86_64.whl",
             "1c8b4dd671fa0cd0850aa751678704ff77e595fb1e6085b2dc3be39ee19bdaaf"),
     Archive("pypi", "llama-models", "0.3.0", "llama_models-0.3.0-py3-none-any.whl",
@@ -171,6 +176,24 @@ ASSETS = {
         "micropip-0.11.1-py3-none-any.whl", None,
         "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3",
         "Pyodide", "wheel", "MPL-2.0", "yes", True),
+    "jinja2-3.1.6-py3-none-any.whl": Asset(
+        "jinja2-3.1.6-py3-none-any.whl", None,
+        "85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67",
+        "Jinja2 (the Chat view)", "wheel", "BSD-3-Clause", "yes", True),
+    # MarkupSafe's pure-Python modules (its C speedups are optional): build.py packs them
+    # as a py3-none-any wheel with the licence, since PyPI has no wheel Pyodide can use.
+    "markupsafe-3.0.3/__init__.py": Asset(
+        "markupsafe-3.0.3.tar.gz", "markupsafe-3.0.3/src/markupsafe/__init__.py",
+        "bb57cb70d0b1d0ff04ecb4facf73977fa8a99d29a09ba69e7e77b9cbe77ba38d",
+        "MarkupSafe (the Chat view)", "Python source", "BSD-3-Clause", "yes", True),
+    "markupsafe-3.0.3/_native.py": Asset(
+        "markupsafe-3.0.3.tar.gz", "markupsafe-3.0.3/src/markupsafe/_native.py",
+        "8522ecf099b3e5aa9acae7a780927791d4f93f0369056a4aae6412762a67742f",
+        "MarkupSafe (the Chat view)", "Python source", "BSD-3-Clause", "yes", True),
+    "markupsafe-3.0.3/LICENSE.txt": Asset(
+        "markupsafe-3.0.3.tar.gz", "markupsafe-3.0.3/LICENSE.txt",
+        "489a8e1108509ed98a37bb983e11e0f7e1d31f0bd8f99a79c8448e7ff37d07ea",
+        "MarkupSafe (the Chat view)", "licence text", "BSD-3-Clause", "yes", True),
 
     # -- tokenizer files of today's models (tests/realfiles) -------------------------
     "whisper-multilingual.tiktoken": Asset(

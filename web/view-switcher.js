@@ -9,12 +9,13 @@
 import { Player } from "./lib/player.js";
 import { fetchViewModules } from "./lib/view-modules.js";
 
-export const VIEW_NAMES = ["tokenize", "pipeline", "train", "encode", "compare"];
+export const VIEW_NAMES = ["tokenize", "pipeline", "train", "encode", "compare", "chat"];
 const MODULES = {
   pipeline: "./views/pipeline.js",
   train: "./views/train.js",
   encode: "./views/encode.js",
   compare: "./views/compare.js",
+  chat: "./views/chat.js",
 };
 
 export class ViewSwitcher {

@@ -78,10 +78,13 @@ async function startPyodide(options = {}) {
 const snapshotsOn = !/\bnosnapshot\b/.test(self.name || "");
 let snapshotKey = null;
 
+let buildInfo = null; // build.json: the wheels' names and hashes
+
 async function boot() {
   status("runtime");
   const entry = snapshotsOn ? findSnapshot().catch(() => null) : dropSnapshots().then(() => null, () => null);
   const build = await (await fetch(here("./build.json"))).json();
+  buildInfo = build;
   snapshotKey = snapshotsOn ? build.snapshot_key ?? null : null;
   // Our wheel downloads while the runtime downloads and starts.
   const wheelBytes = fetchBytes(here(`./${build.wheel}`));
@@ -200,6 +203,43 @@ engine.then(
   (error) => status("error", { message: messageOf(error) }),
 );
 
+// ---- Jinja2 and MarkupSafe for the Chat view: loaded the first time a chat_* function
+// runs (the first view never pays for them), from this site's wheels/ (build.py), each
+// checked against the hash build.json gives, unpacked where micropip put our package.
+let chatLoad = null;
+function ensureChat(pyodide) {
+  if (!chatLoad) {
+    chatLoad = loadChat(pyodide);
+    chatLoad.catch(() => { chatLoad = null; }); // a failed load is tried again
+  }
+  return chatLoad;
+}
+
+async function loadChat(pyodide) {
+  const wheels = buildInfo?.chat_wheels || [];
+  if (!wheels.length) {
+    throw new Error("SubwordLabError: chat_template: this build has no Jinja2 (see build.py's log), so chat templates cannot render");
+  }
+  const blobs = await Promise.all(wheels.map((w) => fetchBytes(here(`./${w.file}`))));
+  pyodide.FS.mkdirTree("/tmp/chat-wheels");
+  const listed = wheels.map((w, i) => {
+    const path = `/tmp/chat-wheels/${w.file.split("/").pop()}`;
+    pyodide.FS.writeFile(path, blobs[i]);
+    return { path, sha256: w.sha256 };
+  });
+  pyodide.runPython(`
+import hashlib, importlib, json, os, zipfile
+import subword_lab
+for wheel in json.loads(${JSON.stringify(JSON.stringify(listed))}):
+    with open(wheel["path"], "rb") as handle:
+        if hashlib.sha256(handle.read()).hexdigest() != wheel["sha256"]:
+            raise ValueError(wheel["path"].split("/")[-1] + " does not match the hash build.json gives")
+    zipfile.ZipFile(wheel["path"]).extractall(os.path.dirname(os.path.dirname(subword_lab.__file__)))
+importlib.invalidate_caches()
+import jinja2, markupsafe
+`);
+}
+
 // ---- commands: each is a small function of the Python facade (subword_lab.web.api).
 // Arguments and results cross as JSON strings: one conversion, no proxies to free.
 const presetBytes = new Map();
@@ -207,14 +247,17 @@ const PACK = ".pack";
 const commands = {
   async ping() { return "pong"; },
   // `options` (for example {pattern}) go to the loader as JSON (web/opening.py).
-  async openPreset({ key, file, bytes: given, options }, { webapi }) {
+  // `config`: the bytes of the tokenizer_config.json shipped beside the preset (its chat template).
+  async openPreset({ key, file, bytes: given, options, config }, { webapi }) {
     // The full page downloads the file itself (progress, Cache API) and sends the bytes.
     const opts = options ? JSON.stringify(options) : undefined; // JS null reaches Python as jsnull, not None
     if (!given && !presetBytes.has(file)) presetBytes.set(file, fetchBytes(here(`./${file}`)));
     const bytes = given ? new Uint8Array(given) : await presetBytes.get(file);
     const name = file.split("/").pop();
     // A big tokenizer.json's pre-parsed form (build.py), named after the file it was made from.
-    if (name.endsWith(PACK)) return webapi.open_pack(key, name.slice(0, -PACK.length), bytes, opts);
+    const beside = config ? new Uint8Array(config) : undefined;
+    if (name.endsWith(PACK)) return webapi.open_pack(key, name.slice(0, -PACK.length), bytes, opts, beside);
+    if (beside) return webapi.open_bytes(key, [name, "tokenizer_config.json"], [bytes, beside], opts);
     return webapi.open_bytes(key, name, bytes, opts);
   },
   async openFile({ key, name, bytes, names, blobs, options }, { webapi }) {
@@ -233,10 +276,11 @@ const commands = {
   async describe({ key }, { webapi }) {
     return webapi.describe(key);
   },
-  async call({ name, args }, { webapi }) {
+  async call({ name, args }, { webapi, pyodide }) {
     // Later views call other facade functions by name; events stream back in batches.
     const fn = webapi[name];
     if (typeof fn !== "function" || name.startsWith("_")) throw new Error(`no such command: ${name}`);
+    if (name.startsWith("chat_")) await ensureChat(pyodide);
     try {
       return fn(JSON.stringify(args ?? {}), pushEvent);
     } finally {

@@ -461,7 +461,7 @@ def test_views_arrive_in_one_round_trip_and_leave_the_host_head_alone(visit, hos
     page.evaluate("0")  # a round trip: the route handler has run
     assert held, "the test did not hold Python back"
     listed = view_modules()
-    assert set(listed) == {"train", "encode", "pipeline", "compare"}
+    assert set(listed) == {"train", "encode", "pipeline", "compare", "chat"}
     # embed.js's own static graph arrives before any widget starts.
     wanted = set(module_graph.closure(build.DIST / "embed.js", build.DIST))
     wanted |= {rel for modules in listed.values() for rel in modules}

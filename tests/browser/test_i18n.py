@@ -18,6 +18,7 @@ VIEWS = {
     "train": "&algo=wordpiece&corpus=course-toy&step=3",
     "encode": "&corpus=course-toy&algo=wordpiece&text=hugs&step=2",
     "compare": "&tokenizers=gpt2,bert-base-uncased&text=Hello%20world",
+    "chat": "&tokenizer=phi-3-gguf",
 }
 KEY_LIKE = r"^[a-z]+\.[a-zA-Z.]+$"
 

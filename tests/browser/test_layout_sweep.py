@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 import pytest
 
-VIEWS = ["tokenize", "pipeline", "train", "encode", "compare"]
+VIEWS = ["tokenize", "pipeline", "train", "encode", "compare", "chat"]
 LANGS = ["en", "vi", "zh"]
 WIDTHS = {1280: 900, 390: 844}
 LARGE, SMALL = "o200k-base", "botchan-bpe"

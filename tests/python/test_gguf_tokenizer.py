@@ -70,6 +70,21 @@ def test_bos_eos_as_the_file_says(tmp_path):
     assert tok.encode("he").ids == [0, ids["he"], ids["<|endoftext|>"]]
 
 
+def test_chat_template_from_the_file(tmp_path):
+    """load() of a GGUF file exposes its tokenizer.chat_template, with the named special
+    tokens the template sees; a tokenizer_config.json beside it wins, as in transformers."""
+    template = "{% for m in messages %}{{ m.content }}{{ eos_token }}{% endfor %}"
+    path, ids = _bpe_file(tmp_path, extra=[("tokenizer.chat_template", "string", template)])
+    tok = subword_lab.load(path)
+    assert tok.chat_template == template
+    assert tok.special_tokens_map["eos_token"] == "<|endoftext|>"
+    chat = [{"role": "user", "content": "hello"}]
+    assert tok.apply_chat_template(chat) == "hello<|endoftext|>"
+    assert tok.apply_chat_template(chat, tokenize=True) == [ids["hello"], ids["<|endoftext|>"]]
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"chat_template": "[{{ messages[0].content }}]"}))
+    assert subword_lab.load(path).apply_chat_template(chat) == "[hello]"
+
+
 @pytest.mark.parametrize("model", ["rwkv", "plamo2", "mystery"])
 def test_unsupported_models_are_refused_by_name(tmp_path, model):
     path = tmp_path / "m.gguf"

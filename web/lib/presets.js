@@ -40,13 +40,16 @@ async function hexDigest(bytes) {
   return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// {file, bytes}: a preset's file and its bytes (an ArrayBuffer); for a big tokenizer.json,
-// the pre-parsed form the build made of it (`preset.pack`: file, size, sha256), which the
-// worker opens much faster. onProgress({stage, received?, total?}): "cached" (no
-// download), then "download" as bytes arrive.
+// {file, bytes, config}: a preset's file and its bytes (an ArrayBuffer); for a big
+// tokenizer.json, the pre-parsed form the build made of it (`preset.pack`: file, size,
+// sha256), which the worker opens much faster; `config`, the bytes of the
+// tokenizer_config.json shipped beside it (`preset.config`: its chat template), else null.
+// onProgress({stage, received?, total?}): "cached" (no download), then "download" as
+// bytes arrive.
 export async function presetBytes(preset, base, onProgress = () => {}) {
   const source = preset.pack || preset;
-  return { file: source.file, bytes: await fileBytes(source, base, onProgress) };
+  const config = preset.config ? fileBytes(preset.config, base, () => {}) : null;
+  return { file: source.file, bytes: await fileBytes(source, base, onProgress), config: await config };
 }
 
 async function fileBytes(preset, base, onProgress) {

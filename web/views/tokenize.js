@@ -161,9 +161,9 @@ export class TokenizeView {
   async openPreset(key, info) {
     const progress = (p) => this.picker.showProgress(key, p);
     try {
-      const { file, bytes } = await presetBytes(info.preset, this.presetBase(), progress);
+      const { file, bytes, config } = await presetBytes(info.preset, this.presetBase(), progress);
       progress({ stage: "opening" });
-      const details = await this.engine.request("openPreset", { key, file, bytes });
+      const details = await this.engine.request("openPreset", { key, file, bytes, config });
       return Object.assign(info, details, { label: info.label });
     } finally {
       progress({ stage: "done" });

@@ -49,7 +49,19 @@ def build_gguf(metadata, path=None) -> "GGUFTokenizer":
     tok = GGUFTokenizer(vocab)
     tok.rules = _rules(vocab, metadata)
     _post_processor(tok, vocab)
+    tok.chat_template, tok.special_tokens_map = _chat(vocab, metadata)
     return tok
+
+
+def _chat(vocab, metadata):
+    """The file's chat template (`tokenizer.chat_template`) and the named special tokens
+    it sees (bos_token, eos_token... from the ids llama.cpp reads)."""
+    template = metadata.get("tokenizer.chat_template")
+    names = {"bos": "bos_token", "eos": "eos_token", "unk": "unk_token", "sep": "sep_token",
+             "pad": "pad_token", "cls": "cls_token", "mask": "mask_token"}
+    tokens = {names[k]: vocab.tokens[v] for k, v in vocab.specials.items()
+              if k in names and isinstance(v, int) and 0 <= v < len(vocab.tokens)}
+    return (template if isinstance(template, str) else None), (tokens or None)
 
 
 class GGUFTokenizer(Tokenizer):

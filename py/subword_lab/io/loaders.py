@@ -59,7 +59,10 @@ def load(path, **options) -> Tokenizer:
         tokenizer = loader(path, **options)
     if getattr(tokenizer, "rules", None) is None:
         tokenizer.rules = {"format": kind}
-    tokenizer.chat_template, tokenizer.special_tokens_map = read_chat_config(path)
+    templates, tokens = read_chat_config(path)
+    if templates is not None or getattr(tokenizer, "chat_template", None) is None:
+        # Files beside it win; else the file's own (a GGUF's tokenizer.chat_template) stays.
+        tokenizer.chat_template, tokenizer.special_tokens_map = templates, tokens
     if getattr(tokenizer, "_source", "") is None:  # errors at encode time name the file
         tokenizer._source = str(path)
     return tokenizer

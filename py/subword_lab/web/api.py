@@ -11,12 +11,11 @@ outside the Basic Multilingual Plane they equal Python's character offsets.
 from __future__ import annotations
 
 import json
-import re
-from bisect import bisect_right
 
 from .. import __version__
 from ..core.regex import guard as regex_guard
 from .registry import REGISTRY
+from .utf16 import ASTRAL as _ASTRAL, utf16_offsets as _utf16_offsets
 from .code import reference_encode, reference_train  # noqa: F401  (the Code panel)
 from .count import count_start, count_step  # noqa: F401  (whole-text counts)
 from .live import encode_live  # noqa: F401  (the encode while typing)
@@ -25,7 +24,6 @@ from .unigram import course_toy_unigram, unigram_nbest  # noqa: F401  (the Unigr
 from .views import open_toy  # noqa: F401  (views: pipeline, encode, compare)
 from . import why
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def version() -> str:
@@ -44,16 +42,24 @@ def open_bytes(key: str, name, data, options=None) -> str:
     return _open(key, name, data, options)
 
 
-def open_pack(key: str, name: str, data, options=None) -> str:
-    """Open a big preset from its pre-parsed form (see opening.py)."""
+def open_pack(key: str, name: str, data, options=None, config=None) -> str:
+    """Open a big preset from its pre-parsed form, with the bytes of its
+    tokenizer_config.json when it ships one (see opening.py)."""
     from .opening import open_pack as _open
-    return _open(key, name, data, options)
+    return _open(key, name, data, options, config)
 
 
 def reopen(key: str, options=None) -> str:
     """Load the files last uploaded under `key` again, with other options."""
     from .opening import reopen as _reopen
     return _reopen(key, options)
+
+
+def chat_render(args_json: str, emit=None) -> str:
+    """The Chat view: a conversation rendered, tokenized and costed (see chat.py); the
+    worker loads Jinja2 before the first call."""
+    from .chat import chat_render as _render  # lazy: Jinja2 is loaded on the Chat view's first use
+    return _render(args_json, emit)
 
 
 def refuse_regex(args_json: str, emit=None) -> str:
@@ -68,18 +74,6 @@ def refuse_regex(args_json: str, emit=None) -> str:
 
 def describe(key: str) -> str:
     return json.dumps(REGISTRY.info(key))
-
-
-def _utf16_offsets(text: str, offsets):
-    """Character offsets to UTF-16 offsets (characters above U+FFFF count twice)."""
-    astral = [m.start() for m in _ASTRAL.finditer(text)]
-    if not astral:
-        return [[start, end] for start, end in offsets]
-
-    def shift(i):
-        return i + bisect_right(astral, i - 1)
-
-    return [[shift(start), shift(end)] for start, end in offsets]
 
 
 def encode_text(key: str, text: str, special_tokens=None) -> dict:

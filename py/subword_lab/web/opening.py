@@ -10,15 +10,23 @@ import tempfile
 from pathlib import Path
 
 from ..core.errors import SubwordLabError
+from ..io.chat_config import read_chat_config
 from ..io.detect import detect_file
 from ..io.loaders import load
 from ..io.preset_pack import load_pack
 from ..tokenizer import special_tokens_as_text
 from .registry import REGISTRY
 
-__all__ = ["open_bytes", "open_pack", "open_path", "reopen"]
+__all__ = ["open_bytes", "open_pack", "open_path", "reopen", "source_of"]
 
 _SOURCES: dict = {}  # key -> (temporary folder, file names) of uploaded files
+_LOADED: dict = {}  # key -> (path, loader options) of the file opened under it
+
+
+def source_of(key: str):
+    """(path, loader options) of the one file last opened under `key`, or None (a
+    preset's pre-parsed form, a vocabulary with its merges, a toy)."""
+    return _LOADED.get(key)
 
 
 def _bytes_of(data) -> bytes:
@@ -78,13 +86,15 @@ def _load_and_keep(key, path, name, options):
     tokenizer = _plain(load(path, **options))
     if as_text is not None:
         tokenizer.encode_special_tokens = as_text
+    _LOADED[key] = (path, options) if "merges" not in options else None
     return json.dumps(REGISTRY.add(key, name, tokenizer))
 
 
-def open_pack(key: str, name: str, data, options=None) -> str:
+def open_pack(key: str, name: str, data, options=None, config=None) -> str:
     """A big preset in its pre-parsed form (io/preset_pack.py), which build.py wrote
     from the pinned file named `name`; only the worker's openPreset calls this, for a
-    preset's .pack file. options: only "special_tokens", as for open_path."""
+    preset's .pack file. options: only "special_tokens", as for open_path. config: the
+    bytes of the tokenizer_config.json shipped beside it (its chat template), or None."""
     options = _options(options)
     mode = options.pop("special_tokens", None)
     if options:
@@ -94,6 +104,11 @@ def open_pack(key: str, name: str, data, options=None) -> str:
     tokenizer = _plain(load_pack(_bytes_of(data), name))
     if as_text is not None:
         tokenizer.encode_special_tokens = as_text
+    if config is not None:
+        folder = tempfile.mkdtemp(prefix="subword-lab-")
+        with open(os.path.join(folder, "tokenizer_config.json"), "wb") as handle:
+            handle.write(_bytes_of(config))
+        tokenizer.chat_template, tokenizer.special_tokens_map = read_chat_config(folder)
     return json.dumps(REGISTRY.add(key, name, tokenizer))
 
 
@@ -135,11 +150,17 @@ def reopen(key: str, options=None) -> str:
     return _open_saved(key, folder, bases, options)
 
 
+# Files that lie beside a tokenizer file and only add to it (io/chat_config.py): the chat
+# template and the named special tokens, read by load() from the same folder.
+_BESIDE = {"tokenizer_config.json", "special_tokens_map.json", "chat_template.jinja"}
+
+
 def _open_saved(key, folder, bases, options):
     shown = " + ".join(bases)
+    main = [b for b in bases if b not in _BESIDE]
     try:
-        if len(bases) == 1:
-            return open_path(key, os.path.join(folder, bases[0]), bases[0], options)
+        if len(main) == 1:
+            return open_path(key, os.path.join(folder, main[0]), shown, options)
         return _open_pair(key, folder, bases, options)
     except SubwordLabError as error:
         # Name the files as the user knows them, not our temporary folder.

@@ -1,0 +1,87 @@
+"""docs/notebook.ipynb runs headless (nbclient, a real IPython kernel) with no error, and the
+state each widget synced there equals what the CPython library computes here for the same
+input. The widgets drawn in JupyterLab: tests/browser/test_notebook_lab.py."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+nbclient = pytest.importorskip("nbclient")
+import nbformat  # noqa: E402
+import tokenizers as hf  # noqa: E402
+
+from subword_lab import Tokenizer, models, pre_tokenizers  # noqa: E402
+from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer  # noqa: E402
+
+from train_helpers import COURSE  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = ROOT / "docs" / "notebook.ipynb"
+SAMPLE = "This is about tokenization, unbelievably short words."
+
+
+def trained():
+    """The three tokenizers the notebook trains, trained here, with their events."""
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    wordpiece = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    wordpiece.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    unigram = Tokenizer(models.Unigram())
+    unigram.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Metaspace()])
+    runs = {
+        "bpe": (bpe, BpeTrainer(vocab_size=50, special_tokens=["<|endoftext|>"], tie_break="first")),
+        "wordpiece": (wordpiece, WordPieceTrainer(vocab_size=70, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"],
+                                                  tie_break="first")),
+        "unigram": (unigram, UnigramTrainer(vocab_size=100, method="exact", seed_size=300, shrink_fraction=0.1)),
+    }
+    out = {}
+    for algo, (tok, trainer) in runs.items():
+        events = []
+        tok.train_from_iterator(COURSE, trainer, on_event=events.append)
+        out[algo] = (tok, events)
+    return out
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
+                                     resources={"metadata": {"path": str(tmp_path_factory.mktemp("run"))}})
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "py"), os.environ.get("PYTHONPATH", "")]))
+    client.execute(env=env)
+    return nb
+
+
+def widget_states(nb):
+    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    return [m["state"] for m in state.values() if m["state"].get("_anywidget_id", "").startswith("subword_lab.notebook")]
+
+
+def test_notebook_runs_without_error(executed):
+    for cell in executed.cells:
+        if cell.cell_type == "code":
+            assert not [o for o in cell.outputs if o.output_type == "error"], cell.source
+
+
+def test_widgets_state_is_the_librarys(executed):
+    runs = trained()
+    states = widget_states(executed)
+    training = [s for s in states if s["widget"] == "training"]
+    tokens = [s for s in states if s["widget"] == "tokens"]
+    assert [s["algorithm"] for s in training] == ["bpe", "wordpiece", "unigram"]
+    for state in training:
+        tok, events = runs[state["algorithm"]]
+        vocab = tok.get_vocab()
+        assert state["done"] and state["events"] == len(events)
+        assert state["vocab"] == sorted(vocab, key=vocab.get)
+        assert state["merges"] == [list(e["pair"]) for e in events if e["type"] == "merge"]
+    assert len(tokens) == 4
+    for state, tok in zip(tokens, [runs[a][0] for a in ("bpe", "wordpiece", "unigram", "bpe")]):
+        encoding = tok.encode(SAMPLE)
+        assert state["text"] == SAMPLE
+        assert (state["ids"], state["tokens"]) == (encoding.ids, encoding.tokens)
+        assert [tuple(o) for o in state["offsets"]] == encoding.offsets
+    # the last one came from tokenizers itself: its ids are that object's
+    assert tokens[3]["ids"] == hf.Tokenizer.from_str(runs["bpe"][0].to_str()).encode(SAMPLE).ids

@@ -12,36 +12,10 @@ nbclient = pytest.importorskip("nbclient")
 import nbformat  # noqa: E402
 import tokenizers as hf  # noqa: E402
 
-from subword_lab import Tokenizer, models, pre_tokenizers  # noqa: E402
-from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer  # noqa: E402
-
-from train_helpers import COURSE  # noqa: E402
+from train_helpers import NOTEBOOK_SAMPLE as SAMPLE, notebook_runs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "notebook.ipynb"
-SAMPLE = "This is about tokenization, unbelievably short words."
-
-
-def trained():
-    """The three tokenizers the notebook trains, trained here, with their events."""
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    wordpiece = Tokenizer(models.WordPiece(unk_token="[UNK]"))
-    wordpiece.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    unigram = Tokenizer(models.Unigram())
-    unigram.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Metaspace()])
-    runs = {
-        "bpe": (bpe, BpeTrainer(vocab_size=50, special_tokens=["<|endoftext|>"], tie_break="first")),
-        "wordpiece": (wordpiece, WordPieceTrainer(vocab_size=70, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"],
-                                                  tie_break="first")),
-        "unigram": (unigram, UnigramTrainer(vocab_size=100, method="exact", seed_size=300, shrink_fraction=0.1)),
-    }
-    out = {}
-    for algo, (tok, trainer) in runs.items():
-        events = []
-        tok.train_from_iterator(COURSE, trainer, on_event=events.append)
-        out[algo] = (tok, events)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +40,7 @@ def test_notebook_runs_without_error(executed):
 
 
 def test_widgets_state_is_the_librarys(executed):
-    runs = trained()
+    runs = notebook_runs()
     states = widget_states(executed)
     training = [s for s in states if s["widget"] == "training"]
     tokens = [s for s in states if s["widget"] == "tokens"]

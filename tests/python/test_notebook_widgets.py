@@ -174,3 +174,28 @@ def test_without_anywidget_one_line_and_no_traceback():
     lines = [line for line in (run.stdout + run.stderr).splitlines() if line.strip()]
     assert lines == ['SubwordLabError: subword_lab.notebook: the notebook widgets need anywidget: '
                      'pip install "subword-lab[notebook]"'], lines
+
+
+def test_the_wheel_ships_the_front_end(tmp_path):
+    """`build.py wheel` holds every file the widgets load: installed alone, away from the
+    checkout, the package packs the same _esm; the page's wheel leaves them out."""
+    import zipfile
+    sys.path.insert(0, str(ROOT))
+    import build
+    wheel = build.build_wheel(tmp_path / "pip", notebook=True)
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(site)
+        metadata = zf.read("subword_lab-0.1.0.dist-info/METADATA").decode()
+    assert 'Requires-Dist: anywidget==0.11.0; extra == "notebook"' in metadata
+    probe = ("import hashlib; from subword_lab.notebook import front_end; "
+             "print(front_end.web_root()); print(hashlib.sha256(front_end.esm().encode()).hexdigest())")
+    run = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r}); {probe}"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0, run.stderr
+    where, digest = run.stdout.split()
+    assert Path(where) == site / "subword_lab" / "notebook" / "web"
+    import hashlib
+    assert digest == hashlib.sha256(front_end.esm().encode()).hexdigest()
+    with zipfile.ZipFile(build.build_wheel(tmp_path / "page")) as zf:
+        assert not [n for n in zf.namelist() if n.startswith("subword_lab/notebook/web/")]

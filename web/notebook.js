@@ -10,6 +10,7 @@ import { el, keepSheetsOutOfHead } from "./lib/dom.js";
 import { hostIsDark, follow, unfollow } from "./embed-theme.js";
 import { renderTokens } from "./notebook-tokens.js";
 import { renderTraining, initializeTraining } from "./notebook-training.js";
+import { renderSteps } from "./notebook-steps.js";
 
 keepSheetsOutOfHead(); // the views must not link sheets into the notebook's own page
 
@@ -50,6 +51,7 @@ export function initialize({ model }) {
 export function render({ model, el: host }) {
   const kind = model.get("widget");
   const view = frame(host, kind);
-  const close = kind === "training" ? renderTraining(model, view.root) : renderTokens(model, view.root);
+  const draw = { training: renderTraining, steps: renderSteps, tokens: renderTokens }[kind];
+  const close = draw(model, view.root);
   return () => { close(); view.close(); };
 }

@@ -110,8 +110,8 @@ def run_all(page, lab):
     return tokens, page.locator("[data-testid=notebook-training]")
 
 
-def chip_ids(widget):
-    return [int(i) for i in widget.locator("[data-testid=token]").evaluate_all(
+def chip_ids(widget, testid="token"):
+    return [int(i) for i in widget.locator(f"[data-testid={testid}]").evaluate_all(
         "chips => chips.map((c) => c.dataset.tokenId)")]
 
 
@@ -155,3 +155,16 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
         widget.locator("[data-testid=player-play]").click()  # pause
         assert widget.locator("[data-testid=narration]").text_content().strip()
         look(page, widget, f"notebook-training-{algo}-played.png")
+
+    # the steps widget: BPE on one word, merge by merge, ending in the encode's own tokens
+    steps = page.locator("[data-testid=notebook-steps]")
+    expect(steps).to_have_count(1)
+    events = []
+    encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
+    position = steps.locator("[data-testid=player-position]")
+    expect(position).to_have_text(re.compile(r"^0 / [1-9]\d*$"))
+    look(page, steps, "notebook-steps-bpe.png")
+    steps.locator("[data-testid=player-end]").click()
+    expect(steps.locator("[data-testid=result-token]")).to_have_count(len(encoding.ids))
+    assert chip_ids(steps, "result-token") == encoding.ids
+    look(page, steps, "notebook-steps-bpe-end.png")

@@ -3,6 +3,7 @@ state each widget synced there equals what the CPython library computes here for
 input. The widgets drawn in JupyterLab: tests/browser/test_notebook_lab.py."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -57,5 +58,10 @@ def test_widgets_state_is_the_librarys(executed):
         assert state["text"] == SAMPLE
         assert (state["ids"], state["tokens"]) == (encoding.ids, encoding.tokens)
         assert [tuple(o) for o in state["offsets"]] == encoding.offsets
+    steps = [s for s in states if s["widget"] == "steps"]
+    assert len(steps) == 1 and steps[0]["word"] == " tokenization"
+    events = []
+    encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
+    assert steps[0]["events"] == json.loads(json.dumps(events)) and steps[0]["ids"] == encoding.ids
     # the last one came from tokenizers itself: its ids are that object's
     assert tokens[3]["ids"] == hf.Tokenizer.from_str(runs["bpe"][0].to_str()).encode(SAMPLE).ids

@@ -14,6 +14,7 @@ import tokenizers as hf
 
 pytest.importorskip("anywidget", reason="the notebook extra is part of the test extras")
 
+import subword_lab  # noqa: E402
 from subword_lab import Tokenizer, models, pre_tokenizers  # noqa: E402
 from subword_lab import notebook  # noqa: E402
 from subword_lab.notebook import front_end, training_widget  # noqa: E402
@@ -72,6 +73,29 @@ def test_a_wrong_tokenizer_is_one_error():
     from subword_lab import SubwordLabError
     with pytest.raises(SubwordLabError, match="not int"):
         notebook.tokens(42, "x")
+
+
+@pytest.mark.parametrize("fixture", ["bert_json", "botchan_unigram_model"])
+def test_steps_are_the_models_events(request, fixture):
+    path = request.getfixturevalue(fixture)
+    ours = subword_lab.load(path)
+    widget = notebook.steps(str(path), "tokenization")
+    for word in ("tokenization", "naïve", "x"):
+        widget.word = word  # writable: the steps follow
+        events = []
+        encoding = ours.encode(word, on_event=events.append, add_special_tokens=False)
+        assert json.loads(json.dumps(widget.events)) == json.loads(json.dumps(events))
+        assert (widget.ids, widget.tokens) == (encoding.ids, encoding.tokens)
+    assert widget.info["model"] == ("WordPiece" if fixture == "bert_json" else "Unigram")
+
+
+def test_steps_refuse_what_they_cannot_draw(bert_json):
+    from subword_lab import SubwordLabError
+    with pytest.raises(SubwordLabError, match="at most 200"):
+        notebook.steps(str(bert_json), "a" * 201)
+    level = Tokenizer(models.WordLevel({"a": 0, "[UNK]": 1}, unk_token="[UNK]"))
+    with pytest.raises(SubwordLabError, match="not WordLevel"):
+        notebook.steps(level, "a")
 
 
 def _course_tokenizer(model, pre):

@@ -14,9 +14,9 @@ import importlib
 
 from ..core.errors import SubwordLabError
 
-__all__ = ["tokens", "training", "MissingExtra"]
+__all__ = ["tokens", "training", "steps", "MissingExtra"]
 
-_WIDGETS = {"tokens": "tokens_widget", "training": "training_widget"}
+_WIDGETS = {"tokens": "tokens_widget", "training": "training_widget", "steps": "steps_widget"}
 
 
 class MissingExtra(SubwordLabError):

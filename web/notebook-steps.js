@@ -5,6 +5,7 @@
 import { t, register } from "./i18n/index.js";
 import { el } from "./lib/dom.js";
 import { Player } from "./lib/player.js";
+import { editable } from "./notebook-tokens.js";
 import { createBpeEncodeRenderer } from "./views/encode/bpe.js";
 import { createWordPieceEncodeRenderer } from "./views/encode/wordpiece.js";
 import { createUnigramEncodeRenderer } from "./views/encode/unigram.js";
@@ -17,7 +18,6 @@ register({
 
 const RENDERERS = { BPE: createBpeEncodeRenderer, WordPiece: createWordPieceEncodeRenderer,
                     Unigram: createUnigramEncodeRenderer };
-const TYPING_PAUSE = 150;
 
 // The n best segmentations need the page's Python; here they say where to find them.
 const noEngine = { request: () => Promise.reject(new Error(t("nb.nbest"))) };
@@ -26,7 +26,6 @@ export function renderSteps(model, root) {
   root.classList.add("enc-view");
   const word = el("input", "nb-word");
   word.type = "text";
-  word.spellcheck = false;
   word.dataset.testid = "word";
   word.setAttribute("aria-label", t("nb.word"));
   const playerBox = el("div", "enc-player");
@@ -36,19 +35,15 @@ export function renderSteps(model, root) {
   const renderer = RENDERERS[model.get("info").model]({ root: stage, player, engine: noEngine });
   if (renderer.root) stage.replaceChildren(renderer.root);
 
+  const typed = editable(model, "word", word);
   const show = () => {
     const text = model.get("word");
-    if (word.value !== text && root.ownerDocument.activeElement !== word) word.value = text;
+    typed.show();
     const trace = { events: model.get("events"), ids: model.get("ids"), tokens: model.get("tokens"),
                     offsets: model.get("offsets"), text, key: null, info: model.get("info") };
     player.load(renderer.show(trace), 0);
   };
-  let typing = 0;
-  word.addEventListener("input", () => {
-    clearTimeout(typing);
-    typing = setTimeout(() => { model.set("word", word.value); model.save_changes(); }, TYPING_PAUSE);
-  });
   model.on("change:events", show);
   show();
-  return () => { clearTimeout(typing); player.pause(); model.off("change:events", show); };
+  return () => { typed.stop(); player.pause(); model.off("change:events", show); };
 }

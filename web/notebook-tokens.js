@@ -28,6 +28,49 @@ function stat(list, key, testid) {
   return value;
 }
 
+// The chips of one encoding ({ids, tokens, offsets, special}) in `list`, as the page draws
+// them, bytes of one character joined; returns the marks met, for a legend.
+export function drawChips(list, { ids, tokens, offsets, special }, info) {
+  const marks = new Set();
+  const chips = ids.map((id, i) => {
+    const options = tokenOptions(info, id, { special: Boolean(special[i]) });
+    const chip = tokenChip(tokens[i], id, info, { testid: "token", special: Boolean(special[i]) });
+    chip.setAttribute("role", "listitem");
+    chip.tabIndex = 0;
+    chip.dataset.index = String(i);
+    [chip.dataset.start, chip.dataset.end] = offsets[i].map(String);
+    for (const mark of marksIn(pieces(tokens[i], options))) marks.add(mark);
+    return chip;
+  });
+  for (const join of byteJoins(tokens, (i) => tokenOptions(info, ids[i]))) {
+    for (let i = join.first; i <= join.last; i++) {
+      chips[i].dataset.joins = i === join.first ? "first" : i === join.last ? "last" : "mid";
+      chips[i].title = t("tok.joins", { n: join.last - join.first + 1, char: join.text });
+    }
+  }
+  list.replaceChildren(...(chips.length ? chips : [el("p", "hint", t("nb.none"))]));
+  list.dataset.status = "done";
+  return marks;
+}
+
+// A text field bound to the string trait `name`: what the reader types goes to the kernel
+// after a pause; `show()` puts the trait's value in, unless the reader is typing there.
+export function editable(model, name, field) {
+  let typing = 0;
+  field.spellcheck = false;
+  field.addEventListener("input", () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => { model.set(name, field.value); model.save_changes(); }, TYPING_PAUSE);
+  });
+  return {
+    show() {
+      const value = model.get(name);
+      if (field.value !== value && field.ownerDocument.activeElement !== field) field.value = value;
+    },
+    stop() { clearTimeout(typing); },
+  };
+}
+
 export function renderTokens(model, root) {
   const bar = el("div", "nb-bar");
   const counts = el("dl", "nb-counts");
@@ -41,8 +84,8 @@ export function renderTokens(model, root) {
   bar.append(counts, specialLabel);
   const text = el("textarea");
   text.rows = 2;
-  text.spellcheck = false;
   text.dataset.testid = "text";
+  const typed = editable(model, "text", text);
   text.setAttribute("aria-label", t("nb.text"));
   const list = el("div", "nb-tokens");
   list.dataset.testid = "tokens";
@@ -60,27 +103,9 @@ export function renderTokens(model, root) {
     const ids = model.get("ids"), tokens = model.get("tokens"), offsets = model.get("offsets");
     const specials = model.get("special"), info = model.get("info");
     const source = model.get("text");
-    if (text.value !== source && root.ownerDocument.activeElement !== text) text.value = source;
+    typed.show();
     special.checked = model.get("add_special_tokens");
-    const marks = new Set();
-    const chips = ids.map((id, i) => {
-      const options = tokenOptions(info, id, { special: Boolean(specials[i]) });
-      const chip = tokenChip(tokens[i], id, info, { testid: "token", special: Boolean(specials[i]) });
-      chip.setAttribute("role", "listitem");
-      chip.tabIndex = 0;
-      chip.dataset.index = String(i);
-      [chip.dataset.start, chip.dataset.end] = offsets[i].map(String);
-      for (const mark of marksIn(pieces(tokens[i], options))) marks.add(mark);
-      return chip;
-    });
-    for (const join of byteJoins(tokens, (i) => tokenOptions(info, ids[i]))) {
-      for (let i = join.first; i <= join.last; i++) {
-        chips[i].dataset.joins = i === join.first ? "first" : i === join.last ? "last" : "mid";
-        chips[i].title = t("tok.joins", { n: join.last - join.first + 1, char: join.text });
-      }
-    }
-    list.replaceChildren(...(chips.length ? chips : [el("p", "hint", t("nb.none"))]));
-    list.dataset.status = "done";
+    const marks = drawChips(list, { ids, tokens, offsets, special: specials }, info);
     setText(count, formatNumber(ids.length));
     setText(chars, formatNumber(source.length));
     legend.replaceChildren(...[...marks].map((mark) => el("li", "", markText(mark))));
@@ -102,18 +127,13 @@ export function renderTokens(model, root) {
   list.addEventListener("pointerover", point);
   list.addEventListener("focusin", point);
 
-  let typing = 0;
-  text.addEventListener("input", () => {
-    clearTimeout(typing);
-    typing = setTimeout(() => { model.set("text", text.value); model.save_changes(); }, TYPING_PAUSE);
-  });
   special.addEventListener("change", () => { model.set("add_special_tokens", special.checked); model.save_changes(); });
 
   const traits = ["text", "ids", "tokens", "offsets", "special", "info", "add_special_tokens"];
   for (const name of traits) model.on(`change:${name}`, redraw);
   draw();
   return () => {
-    clearTimeout(typing);
+    typed.stop();
     cancelAnimationFrame(frame);
     for (const name of traits) model.off(`change:${name}`, redraw);
   };

@@ -11,6 +11,7 @@ import { hostIsDark, follow, unfollow } from "./embed-theme.js";
 import { renderTokens } from "./notebook-tokens.js";
 import { renderTraining, initializeTraining } from "./notebook-training.js";
 import { renderSteps } from "./notebook-steps.js";
+import { renderCompare } from "./notebook-compare.js";
 
 keepSheetsOutOfHead(); // the views must not link sheets into the notebook's own page
 
@@ -51,7 +52,7 @@ export function initialize({ model }) {
 export function render({ model, el: host }) {
   const kind = model.get("widget");
   const view = frame(host, kind);
-  const draw = { training: renderTraining, steps: renderSteps, tokens: renderTokens }[kind];
+  const draw = { training: renderTraining, steps: renderSteps, compare: renderCompare, tokens: renderTokens }[kind];
   const close = draw(model, view.root);
   return () => { close(); view.close(); };
 }

@@ -132,6 +132,13 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
     for name, widget in zip(("bpe", "wordpiece", "unigram", "held"), tokens.all()):
         look(page, widget, f"notebook-tokens-{name}.png")
 
+    # the three side by side: one row per tokenizer, each with its own ids
+    rows = page.locator("[data-testid=notebook-compare] [data-testid=compare-row]")
+    expect(rows).to_have_count(3)
+    for row, algo in zip(rows.all(), ("bpe", "wordpiece", "unigram")):
+        assert chip_ids(row) == runs[algo][0].encode(NOTEBOOK_SAMPLE).ids
+    look(page, page.locator("[data-testid=notebook-compare]"), "notebook-compare.png")
+
     # the text is the kernel's: typing makes it encode again, and the chips follow
     first = tokens.first
     first.locator("[data-testid=text]").fill(NEW_TEXT)

@@ -63,5 +63,10 @@ def test_widgets_state_is_the_librarys(executed):
     events = []
     encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
     assert steps[0]["events"] == json.loads(json.dumps(events)) and steps[0]["ids"] == encoding.ids
+    compare = [s for s in states if s["widget"] == "compare"]
+    assert len(compare) == 1 and compare[0]["text"] == SAMPLE
+    assert [r["name"] for r in compare[0]["rows"]] == ["BPE", "WordPiece", "Unigram"]
+    for row, algo in zip(compare[0]["rows"], ("bpe", "wordpiece", "unigram")):
+        assert (row["ids"], row["tokens"]) == (runs[algo][0].encode(SAMPLE).ids, runs[algo][0].encode(SAMPLE).tokens)
     # the last one came from tokenizers itself: its ids are that object's
     assert tokens[3]["ids"] == hf.Tokenizer.from_str(runs["bpe"][0].to_str()).encode(SAMPLE).ids

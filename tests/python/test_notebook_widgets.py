@@ -98,6 +98,33 @@ def test_steps_refuse_what_they_cannot_draw(bert_json):
         notebook.steps(level, "a")
 
 
+def test_compare_rows_are_each_tokenizers(bert_json, botchan_unigram_model, gpt2_tiktoken):
+    import sentencepiece
+    import tiktoken.load
+    bert = hf.Tokenizer.from_file(str(bert_json))
+    spm = sentencepiece.SentencePieceProcessor(model_file=str(botchan_unigram_model))
+    ranks = tiktoken.load.load_tiktoken_bpe(str(gpt2_tiktoken))
+    gpt2 = tiktoken.Encoding("gpt2", pat_str=r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""",
+                             mergeable_ranks=ranks, special_tokens={"<|endoftext|>": 50256})
+    widget = notebook.compare([bert, str(botchan_unigram_model), str(gpt2_tiktoken)], TEXTS[0])
+    assert [r["name"] for r in widget.rows] == ["1. Tokenizer", "botchan_en_unigram_1000.model", "gpt2.tiktoken"]
+    for text in TEXTS:
+        widget.text = text  # writable: every row follows
+        bert_row, spm_row, gpt2_row = widget.rows
+        assert bert_row["ids"] == bert.encode(text).ids
+        assert spm_row["ids"] == spm.encode(text)
+        assert gpt2_row["ids"] == gpt2.encode_ordinary(text)
+    assert [r["name"] for r in notebook.compare({"x": bert}, "a").rows] == ["x"]
+
+
+def test_compare_takes_one_to_eight(bert_json):
+    from subword_lab import SubwordLabError
+    with pytest.raises(SubwordLabError, match="not 0"):
+        notebook.compare([], "a")
+    with pytest.raises(SubwordLabError, match="not 9"):
+        notebook.compare([str(bert_json)] * 9, "a")
+
+
 def _course_tokenizer(model, pre):
     tok = Tokenizer(model)
     tok.pre_tokenizer = pre

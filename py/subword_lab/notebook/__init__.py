@@ -14,9 +14,10 @@ import importlib
 
 from ..core.errors import SubwordLabError
 
-__all__ = ["tokens", "training", "steps", "MissingExtra"]
+__all__ = ["tokens", "training", "steps", "compare", "MissingExtra"]
 
-_WIDGETS = {"tokens": "tokens_widget", "training": "training_widget", "steps": "steps_widget"}
+_WIDGETS = {"tokens": "tokens_widget", "training": "training_widget", "steps": "steps_widget",
+            "compare": "compare_widget"}
 
 
 class MissingExtra(SubwordLabError):

@@ -15,6 +15,13 @@ import { renderCompare } from "./notebook-compare.js";
 
 keepSheetsOutOfHead(); // the views must not link sheets into the notebook's own page
 
+// JupyterLab switches themes by these attributes of <body>; the widgets look again then.
+const followers = new Set();
+if (document.body) {
+  new MutationObserver(() => followers.forEach((f) => f.applyTheme()))
+    .observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light"] });
+}
+
 let sheets = [];
 export function useSheets(list) { sheets = list; }
 
@@ -35,14 +42,21 @@ export function frame(host, kind) {
   shadow.append(...styles, root);
   const follower = {
     applyTheme() {
-      const isDark = hostIsDark(box);
+      // JupyterLab says it on <body>; elsewhere (VS Code, marimo) the background behind us does
+      const light = document.body?.dataset.jpThemeLight;
+      const isDark = light ? light === "false" : hostIsDark(box);
       if (dark) dark.media = isDark ? "all" : "not all";
       root.dataset.theme = isDark ? "dark" : "light";
     },
   };
   follower.applyTheme();
   follow(follower);
-  return { root, box, close() { unfollow(follower); box.remove(); } };
+  followers.add(follower);
+  // A view is drawn before the notebook puts it in the page: look again once it is there.
+  let frame = 0;
+  const untilPlaced = () => { frame = box.isConnected ? 0 : requestAnimationFrame(untilPlaced); if (!frame) follower.applyTheme(); };
+  untilPlaced();
+  return { root, box, close() { cancelAnimationFrame(frame); unfollow(follower); followers.delete(follower); box.remove(); } };
 }
 
 export function initialize({ model }) {

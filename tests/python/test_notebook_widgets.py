@@ -144,7 +144,9 @@ def test_training_state_is_the_run(algo):
     events = []
     tok.train_from_iterator(COURSE, trainer, on_event=lambda e: (events.append(e), widget(e)))
     assert widget.done and widget.algorithm == algo
-    assert widget.run_events == events and widget.events == len(events)
+    # the same events; a summary trace's merges also name the words they changed
+    assert [{k: v for k, v in e.items() if not (e["type"] == "merge" and k == "words")}
+            for e in widget.run_events] == events and widget.events == len(events)
     vocab = tok.get_vocab()
     assert widget.vocab == sorted(vocab, key=vocab.get)
     if algo != "unigram":
@@ -153,6 +155,26 @@ def test_training_state_is_the_run(algo):
         if merges is not None:
             assert widget.merges == [list(m) if isinstance(m, list) else m.split(" ") for m in merges]
         assert widget.steps == sum(e["type"] == "merge" for e in events)
+
+
+@pytest.mark.parametrize("trainer", [BpeTrainer, WordPieceTrainer])
+def test_summary_merges_name_the_words_a_full_trace_names(trainer, botchan_lines):
+    """The words the widget finds for a summary trace are those the trainer's full trace lists."""
+    def run(trace):
+        tok = _course_tokenizer(models.BPE() if trainer is BpeTrainer else models.WordPiece(unk_token="[UNK]"),
+                                pre_tokenizers.ByteLevel(add_prefix_space=False))
+        widget = notebook.training()
+        events = []
+        tok.train_from_iterator(botchan_lines, trainer(vocab_size=1_500, special_tokens=["[UNK]"], trace=trace),
+                                on_event=lambda e: (events.append(e), widget(e)))
+        return events, widget
+    full, _ = run("full")
+    summary, widget = run("summary")
+    assert all("words" not in e for e in summary if e["type"] == "merge")
+    merges = [e for e in widget.run_events if e["type"] == "merge"]
+    expected = [e for e in full if e["type"] == "merge"]
+    assert len(merges) == len(expected) > 1_000
+    assert [sorted(m["words"]) for m in merges] == [sorted(e["words"]) for e in expected]
 
 
 class _Clock:

@@ -7,6 +7,9 @@ rest at `train_end`), each batch with the index of its first event, so a view th
 some asks for them again (`{"kind": "replay", "from": i}`). A 5,000-merge run is some
 tens of messages, not 5,000.
 
+A merge of a `trace="summary"` run gets the `words` it changed (what `trace="full"`
+gives), computed here (changed_words.py), so the view takes each merge in constant time.
+
 Synced traits: `algorithm`, `events` (how many were received), `steps` (merges, or
 Unigram's EM steps and rounds), `done`, and at `train_end` the result: `vocab` (the final
 vocabulary in id order; Unigram: pieces) and `merges` (BPE and WordPiece: the merged pairs
@@ -20,6 +23,7 @@ import anywidget
 import traitlets
 
 from . import front_end
+from .changed_words import ChangedWords
 
 __all__ = ["TrainingWidget", "training", "FLUSH_SECONDS"]
 
@@ -45,6 +49,7 @@ class TrainingWidget(anywidget.AnyWidget):
         self._last = 0.0
         self._steps = 0
         self._merges: list[list[str]] = []
+        self._changed: ChangedWords | None = None
         self.messages_sent = 0  # custom messages sent, for tests and the curious
         self.on_msg(self._message)
 
@@ -53,9 +58,14 @@ class TrainingWidget(anywidget.AnyWidget):
         kind = event.get("type")
         if kind == "train_start":
             self.run_events, self._sent, self._steps, self._merges = [], 0, 0, []
+            self._changed = None
             with self.hold_sync():
                 self.algorithm = str(event.get("algorithm", ""))
                 self.done, self.vocab, self.merges, self.events, self.steps = False, [], [], 0, 0
+        if kind == "words" and event.get("words") and "tokens" in event["words"][0]:
+            self._changed = ChangedWords(event)
+        elif kind == "merge" and "words" not in event and self._changed is not None:
+            event = dict(event, words=self._changed.changed(event))  # a summary trace: see changed_words.py
         self.run_events.append(event)
         if kind in _STEP_TYPES:
             self._steps += 1

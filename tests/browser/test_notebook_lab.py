@@ -175,3 +175,12 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
     expect(steps.locator("[data-testid=result-token]")).to_have_count(len(encoding.ids))
     assert chip_ids(steps, "result-token") == encoding.ids
     look(page, steps, "notebook-steps-bpe-end.png")
+
+    # Lab's dark theme: the widgets switch to the page's dark palette
+    expect(tokens.first).to_have_attribute("data-theme", "light")
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Settings$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Theme$")).hover()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^JupyterLab Dark$")).click()
+    for widget in (*tokens.all(), *training.all(), steps):
+        expect(widget).to_have_attribute("data-theme", "dark")
+    look(page, tokens.first, "notebook-tokens-dark.png")

@@ -15,13 +15,6 @@ import { renderCompare } from "./notebook-compare.js";
 
 keepSheetsOutOfHead(); // the views must not link sheets into the notebook's own page
 
-// JupyterLab switches themes by these attributes of <body>; the widgets look again then.
-const followers = new Set();
-if (document.body) {
-  new MutationObserver(() => followers.forEach((f) => f.applyTheme()))
-    .observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light"] });
-}
-
 let sheets = [];
 export function useSheets(list) { sheets = list; }
 
@@ -50,13 +43,12 @@ export function frame(host, kind) {
     },
   };
   follower.applyTheme();
-  follow(follower);
-  followers.add(follower);
+  follow(follower); // looks again when <body>'s class or style changes, as a theme switch does
   // A view is drawn before the notebook puts it in the page: look again once it is there.
   let frame = 0;
   const untilPlaced = () => { frame = box.isConnected ? 0 : requestAnimationFrame(untilPlaced); if (!frame) follower.applyTheme(); };
   untilPlaced();
-  return { root, box, close() { cancelAnimationFrame(frame); unfollow(follower); followers.delete(follower); box.remove(); } };
+  return { root, box, close() { cancelAnimationFrame(frame); unfollow(follower); box.remove(); } };
 }
 
 export function initialize({ model }) {

@@ -332,7 +332,9 @@ def inject_csp(html: str) -> str:
 
 def copy_web(out: Path) -> None:
     for path in sorted(WEB.rglob("*")):
-        if not path.is_file():
+        # web/notebook*.js and notebook.css are the notebook widgets' (the pip wheel carries
+        # them, `build.py wheel`): the page never loads them, so its offline cache leaves them out
+        if not path.is_file() or (path.parent == WEB and path.name.startswith("notebook")):
             continue
         target = out / path.relative_to(WEB)
         target.parent.mkdir(parents=True, exist_ok=True)

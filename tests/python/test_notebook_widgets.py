@@ -272,3 +272,11 @@ def test_the_wheel_ships_the_front_end(tmp_path):
     assert digest == hashlib.sha256(front_end.esm().encode()).hexdigest()
     with zipfile.ZipFile(build.build_wheel(tmp_path / "page")) as zf:
         assert not [n for n in zf.namelist() if n.startswith("subword_lab/notebook/web/")]
+
+
+def test_without_the_front_end_one_error(monkeypatch, tmp_path):
+    """Installed without web/ (a setuptools build, not `build.py wheel`): one line that says so."""
+    monkeypatch.setattr(front_end, "_HERE", tmp_path / "a" / "b" / "c")
+    with pytest.raises(notebook.MissingExtra, match="build.py wheel") as caught:
+        front_end.web_root()
+    assert caught.value._render_traceback_() == [f"SubwordLabError: {caught.value}"]

@@ -21,7 +21,8 @@ _WIDGETS = {"tokens": "tokens_widget", "training": "training_widget", "steps": "
 
 
 class MissingExtra(SubwordLabError):
-    """anywidget is not installed; in IPython the message is shown alone, without a traceback."""
+    """anywidget, or the widgets' front end, is not installed; in IPython the message is
+    shown alone, without a traceback."""
 
     def _render_traceback_(self) -> list[str]:
         return [f"SubwordLabError: {self}"]

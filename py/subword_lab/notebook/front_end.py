@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import SubwordLabError
+from . import MissingExtra
 
 __all__ = ["ENTRY", "SHEETS", "web_root", "modules", "esm"]
 
@@ -40,8 +41,8 @@ def web_root() -> Path:
     for candidate in (_HERE / "web", _HERE.parents[2] / "web"):
         if (candidate / ENTRY).is_file():
             return candidate
-    raise SubwordLabError("the notebook widgets' front end (web/notebook.js) is not installed: "
-                          "install the wheel `python3 build.py wheel` writes", field="subword_lab.notebook")
+    raise MissingExtra("the notebook widgets' front end (web/notebook.js) is not installed: "
+                       "install the wheel `python3 build.py wheel` writes", field="subword_lab.notebook")
 
 
 def _strip_comments(source: str) -> str:

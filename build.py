@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Subword Lab's one entry point: setup, build, serve, test, bench.
+"""Subword Lab's one entry point: setup, build, wheel, serve, test, bench.
 
     python3 build.py setup    # node_modules (npm ci) and .venv with the test extras
     python3 build.py build    # dist/: Pyodide, micropip, our wheel, the web assets, presets
+    python3 build.py wheel    # build/wheel/: the wheel to pip install, with the notebook widgets
     python3 build.py serve    # build, then serve dist/ at 127.0.0.1:8000 (PORT or --port)
     python3 build.py test     # setup, find Chromium, build, run every pytest layer
     python3 build.py bench    # setup, find Chromium, build, run bench/*.py
@@ -204,11 +205,34 @@ def project_version() -> str:
         return tomllib.load(handle)["project"]["version"]
 
 
-def build_wheel(out_dir: Path) -> Path:
+def notebook_front_files() -> list[tuple[str, bytes]]:
+    """The web/ files the notebook widgets load (py/subword_lab/notebook/front_end.py says
+    which), as the wheel holds them: under subword_lab/notebook/web/."""
+    sys.path.insert(0, str(ROOT / "py"))
+    from subword_lab.notebook import front_end
+    names = [path for path, _ in front_end.modules()] + list(front_end.SHEETS)
+    return [(f"subword_lab/notebook/web/{name}", (ROOT / "web" / name).read_bytes()) for name in names]
+
+
+def extras_metadata() -> str:
+    """Provides-Extra and Requires-Dist lines for the optional extras (not `test`)."""
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        extras = tomllib.load(handle)["project"].get("optional-dependencies", {})
+    lines = []
+    for name, requirements in sorted(extras.items()):
+        if name != "test":
+            lines.append(f"Provides-Extra: {name}\n")
+            lines += [f'Requires-Dist: {r}; extra == "{name}"\n' for r in requirements]
+    return "".join(lines)
+
+
+def build_wheel(out_dir: Path, *, notebook: bool = False) -> Path:
     """Write our pure-Python wheel with zipfile: a wheel is a zip plus .dist-info.
 
     No setuptools and no network needed; the same input gives the same bytes
-    (fixed timestamps, sorted names), so the file's hash is stable.
+    (fixed timestamps, sorted names), so the file's hash is stable. The page's wheel
+    (notebook=False) leaves out the notebook widgets' front end; `build.py wheel`
+    (notebook=True) writes the wheel to pip install, with it and the extras.
     """
     version = project_version()
     files: list[tuple[str, bytes]] = []
@@ -217,19 +241,23 @@ def build_wheel(out_dir: Path) -> Path:
         # Every file of the package (data tables too), never bytecode.
         if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".pyc", ".pyo"}:
             files.append((path.relative_to(ROOT / "py").as_posix(), path.read_bytes()))
+    if notebook:
+        files = sorted(files + notebook_front_files())
     return write_wheel(out_dir / wheel_name(version), "subword-lab", version, files,
-                       "BPE, WordPiece and Unigram tokenizers in pure Python", "Apache-2.0")
+                       "BPE, WordPiece and Unigram tokenizers in pure Python", "Apache-2.0",
+                       extras_metadata() if notebook else "")
 
 
 def write_wheel(target: Path, name: str, version: str, files: list, summary: str,
-                licence: str) -> Path:
+                licence: str, extra_metadata: str = "") -> Path:
     """A pure-Python wheel of `files` ([(path in the wheel, bytes)]), byte for byte the
-    same for the same input."""
+    same for the same input; `extra_metadata`: more METADATA lines (extras)."""
     dist_info = f"{name.replace('-', '_')}-{version}.dist-info"
     top = sorted({path.split("/")[0] for path, _ in files if "/" in path})
     files = list(files)
     metadata = (f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-                f"Summary: {summary}\nLicense: {licence}\nRequires-Python: >=3.11\n").encode()
+                f"Summary: {summary}\nLicense: {licence}\nRequires-Python: >=3.11\n"
+                + extra_metadata).encode()
     wheel = (b"Wheel-Version: 1.0\nGenerator: subword-lab build.py\n"
              b"Root-Is-Purelib: true\nTag: py3-none-any\n")
     files += [(f"{dist_info}/METADATA", metadata), (f"{dist_info}/WHEEL", wheel),
@@ -337,7 +365,9 @@ def inject_csp(html: str) -> str:
 
 def copy_web(out: Path) -> None:
     for path in sorted(WEB.rglob("*")):
-        if not path.is_file():
+        # web/notebook*.js and notebook.css are the notebook widgets' (the pip wheel carries
+        # them, `build.py wheel`): the page never loads them, so its offline cache leaves them out
+        if not path.is_file() or (path.parent == WEB and path.name.startswith("notebook")):
             continue
         target = out / path.relative_to(WEB)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -643,7 +673,7 @@ def bench(extra: list[str]) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["setup", "build", "serve", "test", "bench"])
+    parser.add_argument("command", choices=["setup", "build", "wheel", "serve", "test", "bench"])
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     args, extra = parser.parse_known_args(argv)
     if args.command == "setup":
@@ -652,6 +682,9 @@ def main(argv=None) -> int:
         return 0
     if args.command == "build":
         build()
+        return 0
+    if args.command == "wheel":
+        log(f"wrote {build_wheel(ROOT / 'build' / 'wheel', notebook=True)}")
         return 0
     if args.command == "serve":
         serve(args.port)

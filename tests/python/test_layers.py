@@ -21,7 +21,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "py" / "subword_lab"
 RANK = {"core": 0, "pipeline": 1, "trainers": 2, "io": 3, "user": 4}
-USERS = {"cli", "web", "compat"}
+USERS = {"cli", "web", "compat", "notebook"}
 # Every other top-level module or package is pipeline-level: tokenizers' public
 # modules, pipeline/ (the Tokenizer's machinery), sentencepiece/ (its own encoding
 # pipeline) and reference/ (the plain reference algorithms).

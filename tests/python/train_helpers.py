@@ -5,7 +5,8 @@ import json
 
 import tokenizers as hf
 
-from subword_lab import Tokenizer, pre_tokenizers
+from subword_lab import Tokenizer, models, pre_tokenizers
+from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer
 
 COURSE = [
     "This is the Hugging Face Course.",
@@ -43,3 +44,29 @@ def merges_of(tokenizer_json):
 def same_encodings(ours_tok, hf_tok, lines):
     """Lines whose ids differ between the two tokenizers."""
     return [line for line in lines if ours_tok.encode(line).ids != hf_tok.encode(line).ids]
+
+
+# docs/notebook.ipynb: the text its tokens widgets show, and its three runs
+NOTEBOOK_SAMPLE = "This is about tokenization, unbelievably short words."
+
+
+def notebook_runs():
+    """The three tokenizers docs/notebook.ipynb trains, trained here: {algo: (tokenizer, events)}."""
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    wordpiece = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    wordpiece.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    unigram = Tokenizer(models.Unigram())
+    unigram.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Metaspace()])
+    runs = {
+        "bpe": (bpe, BpeTrainer(vocab_size=50, special_tokens=["<|endoftext|>"], tie_break="first")),
+        "wordpiece": (wordpiece, WordPieceTrainer(vocab_size=70, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"],
+                                                  tie_break="first")),
+        "unigram": (unigram, UnigramTrainer(vocab_size=100, method="exact", seed_size=300, shrink_fraction=0.1)),
+    }
+    out = {}
+    for algo, (tok, trainer) in runs.items():
+        events = []
+        tok.train_from_iterator(COURSE, trainer, on_event=events.append)
+        out[algo] = (tok, events)
+    return out

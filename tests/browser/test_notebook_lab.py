@@ -1,0 +1,186 @@
+"""docs/notebook.ipynb in a real JupyterLab (from PyPI, on loopback, no token, a temporary
+root), opened in Chromium and run cell by cell from Lab's own Run menu: every tokens widget
+shows chips with the ids the library gives, typing in one makes the kernel encode again and
+the chips follow, the training widgets finish and step when played, no console error, no
+request leaves the machine. One server for the session; screenshots in test-results/."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from shots import shot_path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+from train_helpers import NOTEBOOK_SAMPLE, notebook_runs  # noqa: E402
+
+pytest.importorskip("jupyterlab")
+pytest.importorskip("anywidget")
+
+RUNNING = re.compile(r"(http://127\.0\.0\.1:\d+)/lab")
+NEW_TEXT = "They understand how tokenizers are trained."
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory):
+    """A JupyterLab server with docs/notebook.ipynb in its empty root; its base URL."""
+    base = tmp_path_factory.mktemp("lab")
+    root, config, runtime = base / "root", base / "config", base / "runtime"
+    settings = config / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+    for folder in (root, config / "labconfig", settings, runtime):
+        folder.mkdir(parents=True)
+    shutil.copy(ROOT / "docs" / "notebook.ipynb", root / "notebook.ipynb")
+    # no "news" prompt (it would ask the internet)
+    (config / "labconfig" / "page_config.json").write_text(json.dumps(
+        {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
+    # the notebook's own kernel starts with it (no "Select Kernel" dialog on a first open)
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"autoStartDefaultKernel": True}))
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(runtime),
+               JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
+               PYTHONPATH=os.pathsep.join([str(ROOT / "py"), os.environ.get("PYTHONPATH", "")]))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--IdentityProvider.token=",
+         "--ServerApp.password=", "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0",
+         f"--ServerApp.root_dir={root}", "--LabApp.news_url=None",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        env=env, cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    log = []
+    url = None
+    for line in server.stderr:  # until the server says where it listens (or exits)
+        log.append(line)
+        found = RUNNING.search(line)
+        if found:
+            url = found.group(1)
+            break
+    # keep reading its log, so a full pipe never blocks the server
+    threading.Thread(target=lambda: log.extend(server.stderr), daemon=True).start()
+    if url is None:
+        server.kill()
+        pytest.fail("JupyterLab did not start:\n" + "".join(log))
+    yield url
+    server.terminate()
+    server.wait()
+
+
+@pytest.fixture
+def lab_page(browser, lab):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    seen = {"errors": [], "foreign": []}
+
+    def route(r):
+        if r.request.url.startswith((lab, lab.replace("http", "ws"), "blob:", "data:")):
+            r.continue_()
+        else:
+            seen["foreign"].append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and seen["errors"].append(m.text))
+    page.on("pageerror", lambda e: seen["errors"].append(str(e)))
+    yield page
+    context.close()
+    assert seen["errors"] == [] and seen["foreign"] == [], seen
+
+
+def run_all(page, lab):
+    page.goto(f"{lab}/lab/tree/notebook.ipynb")
+    # the notebook's kernel connected and idle (before that the indicator says idle with "No Kernel")
+    page.wait_for_function("""() => document.querySelector('.jp-Toolbar-kernelName')?.textContent === 'Python 3 (ipykernel)'
+        && document.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status === 'idle'""", timeout=120_000)
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
+    tokens = page.locator("[data-testid=notebook-tokens]")
+    try:
+        expect(tokens).to_have_count(4, timeout=60_000)
+    except AssertionError:
+        page.screenshot(path=shot_path("notebook-lab-failed.png"), full_page=True)
+        raise
+    done = page.locator("[data-testid=training-status][data-state=done]")
+    expect(done).to_have_count(3, timeout=120_000)
+    return tokens, page.locator("[data-testid=notebook-training]")
+
+
+def chip_ids(widget, testid="token"):
+    return [int(i) for i in widget.locator(f"[data-testid={testid}]").evaluate_all(
+        "chips => chips.map((c) => c.dataset.tokenId)")]
+
+
+def look(page, widget, name):
+    """A screenshot of the notebook with `widget` at the top (Lab scrolls its own panel)."""
+    widget.evaluate("(node) => node.scrollIntoView({block: 'start'})")
+    page.screenshot(path=shot_path(name))
+
+
+def test_notebook_widgets_in_jupyterlab(lab_page, lab):
+    page = lab_page
+    runs = notebook_runs()
+    tokens, training = run_all(page, lab)
+    expected = [runs[a][0] for a in ("bpe", "wordpiece", "unigram", "bpe")]
+    for widget, tok in zip(tokens.all(), expected):
+        widget.locator("[data-testid=token]").first.wait_for()
+        assert chip_ids(widget) == tok.encode(NOTEBOOK_SAMPLE).ids
+    for name, widget in zip(("bpe", "wordpiece", "unigram", "held"), tokens.all()):
+        look(page, widget, f"notebook-tokens-{name}.png")
+
+    # the three side by side: one row per tokenizer, each with its own ids
+    rows = page.locator("[data-testid=notebook-compare] [data-testid=compare-row]")
+    expect(rows).to_have_count(3)
+    for row, algo in zip(rows.all(), ("bpe", "wordpiece", "unigram")):
+        assert chip_ids(row) == runs[algo][0].encode(NOTEBOOK_SAMPLE).ids
+    look(page, page.locator("[data-testid=notebook-compare]"), "notebook-compare.png")
+
+    # the text is the kernel's: typing makes it encode again, and the chips follow
+    first = tokens.first
+    first.locator("[data-testid=text]").fill(NEW_TEXT)
+    want = [str(i) for i in runs["bpe"][0].encode(NEW_TEXT).ids]
+    expect(first.locator("[data-testid=token]")).to_have_count(len(want))
+    expect(first.locator("[data-testid=token]").first).to_have_attribute("data-token-id", want[0])
+    assert chip_ids(first) == [int(i) for i in want]
+
+    # each run ends on its last step; played, it starts again from the first and steps
+    for widget, algo in zip(training.all(), ("bpe", "wordpiece", "unigram")):
+        _, events = runs[algo]
+        position = widget.locator("[data-testid=player-position]")
+        look(page, widget, f"notebook-training-{algo}.png")
+        steps = int(position.text_content().split(" / ")[1])
+        if algo != "unigram":
+            assert steps == sum(e["type"] == "merge" for e in events)
+        expect(position).to_have_text(f"{steps} / {steps}")
+        widget.locator("[data-testid=player-play]").click()
+        expect(position).to_have_text(re.compile(rf"^[1-9]\d* / {steps}$"))
+        expect(position).not_to_have_text(f"{steps} / {steps}")
+        widget.locator("[data-testid=player-play]").click()  # pause
+        assert widget.locator("[data-testid=narration]").text_content().strip()
+        look(page, widget, f"notebook-training-{algo}-played.png")
+
+    # the steps widget: BPE on one word, merge by merge, ending in the encode's own tokens
+    steps = page.locator("[data-testid=notebook-steps]")
+    expect(steps).to_have_count(1)
+    events = []
+    encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
+    position = steps.locator("[data-testid=player-position]")
+    expect(position).to_have_text(re.compile(r"^0 / [1-9]\d*$"))
+    look(page, steps, "notebook-steps-bpe.png")
+    steps.locator("[data-testid=player-end]").click()
+    expect(steps.locator("[data-testid=result-token]")).to_have_count(len(encoding.ids))
+    assert chip_ids(steps, "result-token") == encoding.ids
+    look(page, steps, "notebook-steps-bpe-end.png")
+
+    # Lab's dark theme: the widgets switch to the page's dark palette
+    expect(tokens.first).to_have_attribute("data-theme", "light")
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Settings$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Theme$")).hover()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^JupyterLab Dark$")).click()
+    for widget in (*tokens.all(), *training.all(), steps):
+        expect(widget).to_have_attribute("data-theme", "dark")
+    look(page, tokens.first, "notebook-tokens-dark.png")

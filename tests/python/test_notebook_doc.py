@@ -1,0 +1,72 @@
+"""docs/notebook.ipynb runs headless (nbclient, a real IPython kernel) with no error, and the
+state each widget synced there equals what the CPython library computes here for the same
+input. The widgets drawn in JupyterLab: tests/browser/test_notebook_lab.py."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+nbclient = pytest.importorskip("nbclient")
+import nbformat  # noqa: E402
+import tokenizers as hf  # noqa: E402
+
+from train_helpers import NOTEBOOK_SAMPLE as SAMPLE, notebook_runs  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = ROOT / "docs" / "notebook.ipynb"
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
+                                     resources={"metadata": {"path": str(tmp_path_factory.mktemp("run"))}})
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "py"), os.environ.get("PYTHONPATH", "")]))
+    client.execute(env=env)
+    return nb
+
+
+def widget_states(nb):
+    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    return [m["state"] for m in state.values() if m["state"].get("_anywidget_id", "").startswith("subword_lab.notebook")]
+
+
+def test_notebook_runs_without_error(executed):
+    for cell in executed.cells:
+        if cell.cell_type == "code":
+            assert not [o for o in cell.outputs if o.output_type == "error"], cell.source
+
+
+def test_widgets_state_is_the_librarys(executed):
+    runs = notebook_runs()
+    states = widget_states(executed)
+    training = [s for s in states if s["widget"] == "training"]
+    tokens = [s for s in states if s["widget"] == "tokens"]
+    assert [s["algorithm"] for s in training] == ["bpe", "wordpiece", "unigram"]
+    for state in training:
+        tok, events = runs[state["algorithm"]]
+        vocab = tok.get_vocab()
+        assert state["done"] and state["events"] == len(events)
+        assert state["vocab"] == sorted(vocab, key=vocab.get)
+        assert state["merges"] == [list(e["pair"]) for e in events if e["type"] == "merge"]
+    assert len(tokens) == 4
+    for state, tok in zip(tokens, [runs[a][0] for a in ("bpe", "wordpiece", "unigram", "bpe")]):
+        encoding = tok.encode(SAMPLE)
+        assert state["text"] == SAMPLE
+        assert (state["ids"], state["tokens"]) == (encoding.ids, encoding.tokens)
+        assert [tuple(o) for o in state["offsets"]] == encoding.offsets
+    steps = [s for s in states if s["widget"] == "steps"]
+    assert len(steps) == 1 and steps[0]["word"] == " tokenization"
+    events = []
+    encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
+    assert steps[0]["events"] == json.loads(json.dumps(events)) and steps[0]["ids"] == encoding.ids
+    compare = [s for s in states if s["widget"] == "compare"]
+    assert len(compare) == 1 and compare[0]["text"] == SAMPLE
+    assert [r["name"] for r in compare[0]["rows"]] == ["BPE", "WordPiece", "Unigram"]
+    for row, algo in zip(compare[0]["rows"], ("bpe", "wordpiece", "unigram")):
+        assert (row["ids"], row["tokens"]) == (runs[algo][0].encode(SAMPLE).ids, runs[algo][0].encode(SAMPLE).tokens)
+    # the last one came from tokenizers itself: its ids are that object's
+    assert tokens[3]["ids"] == hf.Tokenizer.from_str(runs["bpe"][0].to_str()).encode(SAMPLE).ids

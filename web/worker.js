@@ -15,6 +15,7 @@
 // @ts-ignore: build.py copies Pyodide into dist/pyodide/; web/ has no copy to check against
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, writeSnapshot } from "./lib/snapshot.js";
+import { placeWheel } from "./lib/wheel.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const status = (stage, detail) => postMessage({ type: "status", stage, detail });
@@ -103,50 +104,40 @@ async function bootFresh(build, wheelBytes) {
   // _makeSnapshot only records how Python reaches JS globals, so the memory can be copied.
   const pyodide = await startPyodide(snapshotKey ? { _makeSnapshot: true } : {});
   status("install");
-  if (!build.micropip) throw new Error("micropip's wheel is missing from this build (see build.py's log)");
-  await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: () => {} });
-  const wheelName = build.wheel.split("/").pop();
-  pyodide.FS.mkdirTree("/tmp/wheels");
-  pyodide.FS.writeFile(`/tmp/wheels/${wheelName}`, await wheelBytes);
-  const checked = await pyodide.runPythonAsync(`
-import json, micropip
-await micropip.install("emfs:/tmp/wheels/${wheelName}", deps=False)
-import subword_lab.web.api as webapi
-json.dumps({"micropip": micropip.__version__, "subword_lab": webapi.version()})
-`);
-  const versions = JSON.parse(checked);
-  // micropip must be the wheel we shipped (its hash is in our lock file, and the
-  // browser refused anything else), loaded from our own origin.
-  const source = pyodide.loadedPackages.micropip;
-  if (versions.micropip !== build.micropip.version || source !== "default channel") {
-    throw new Error(`micropip did not load from this site (version ${versions.micropip}, from ${source})`);
-  }
+  placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);
+  const versions = { subword_lab: imported(pyodide, build) };
   // The copy is taken now, before Python holds any JS function (the regex listener below
   // could not be written into a snapshot); it is stored once the page is idle.
   if (snapshotKey) pending = takeSnapshot(pyodide);
   return { ...connect(pyodide), versions: { ...versions, start: "fresh" } };
 }
 
-// Python's memory comes back from the snapshot, but not its files: our package's files
-// are unpacked again where micropip put them, for the modules imported later.
+// Python's memory comes back from the snapshot, sys.path and Subword Lab's imported
+// modules with it, but not its files: the wheel is written again at the same place
+// (web/lib/wheel.js), for the modules imported later.
 async function bootFromSnapshot(bytes, build, wheelBytes) {
   const restore = restoring(bytes);
   const pyodide = await startPyodide(restore.options);
   restore.connect(pyodide);
   status("install");
-  const wheelName = build.wheel.split("/").pop();
-  pyodide.FS.mkdirTree("/tmp/wheels");
-  pyodide.FS.writeFile(`/tmp/wheels/${wheelName}`, await wheelBytes);
-  const checked = pyodide.runPython(`
-import importlib, json, os, sys, zipfile
-import subword_lab, subword_lab.web.api as webapi
-zipfile.ZipFile("/tmp/wheels/${wheelName}").extractall(os.path.dirname(os.path.dirname(subword_lab.__file__)))
-importlib.invalidate_caches()
-json.dumps({"micropip": sys.modules["micropip"].__version__, "subword_lab": webapi.version()})
-`);
-  const versions = JSON.parse(checked);
-  if (versions.micropip !== build.micropip.version) throw new Error("the snapshot holds another micropip");
-  return { ...connect(pyodide), versions: { ...versions, start: "snapshot" } };
+  placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);
+  return { ...connect(pyodide), versions: { subword_lab: imported(pyodide, build), start: "snapshot" } };
+}
+
+// Import the page's facade; its version, which must be the one build.json's wheel names
+// (Python imported our wheel, not some other copy of the package).
+function imported(pyodide, build) {
+  const webapi = pyodide.pyimport("subword_lab.web.api");
+  let version;
+  try {
+    version = webapi.version();
+  } finally {
+    webapi.destroy();
+  }
+  if (version !== build.wheel.split("/").pop().split("-")[1]) {
+    throw new Error(`Subword Lab ${version} was imported, not the wheel ${build.wheel}`);
+  }
+  return version;
 }
 
 function connect(pyodide) {

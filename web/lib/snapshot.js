@@ -2,10 +2,10 @@
 //
 // A fresh start ends with Subword Lab imported; Pyodide can copy its memory then
 // (makeMemorySnapshot) and start from that copy later (loadPyodide({_loadSnapshot})),
-// which skips Python's start-up, micropip and every import. The copy is made here, after
+// which skips Python's start-up and every import. The copy is made here, after
 // a fresh start, so it costs no download; it is gzipped (31 MB of memory, mostly empty,
 // becomes 7.3 MB) and kept in the Cache API under the build's snapshot key
-// (build.json: the Pyodide runtime, micropip, our wheel and the worker that imports it).
+// (build.json: the Pyodide runtime, our wheel and the worker that imports it).
 // A snapshot of another build is never read, and storing one removes every other.
 //
 // Every failure here (no Cache API on an insecure origin, quota, a damaged entry) is
@@ -75,15 +75,15 @@ async function gzipInSteps(bytes) {
 // ---- making and loading a snapshot
 //
 // Pyodide writes into a snapshot the JS objects Python holds that it can name itself (JS
-// globals by their path); micropip holds more: the Pyodide API object and some of its
-// functions (loadPackage, loadBinaryFile, install, ...). Those are written as their name
+// globals by their path). Should Python hold the Pyodide API object or one of its
+// functions (micropip did, when it installed our wheel), those are written as their name
 // on the API and come back as stand-ins that forward to the new Pyodide's own, once it
 // is up. Anything else makes no snapshot (Pyodide throws; nothing is stored).
 
 // Pyodide 314 also checks that its package list (loadedPackages, which Python holds) is
 // empty, as it is before any loadPackage, and a loaded snapshot starts with it empty.
-// micropip and our wheel are in it now, so it is emptied while the copy is made and
-// filled again after.
+// The worker loads no package (web/lib/wheel.js), but should one be in it, it is emptied
+// while the copy is made and filled again after.
 export function takeSnapshot(pyodide) {
   const start = performance.now();
   const loaded = pyodide.loadedPackages;

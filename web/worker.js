@@ -14,7 +14,7 @@
 //                    the "ready" status's detail says how this one started: start "snapshot" | "fresh"
 // @ts-ignore: build.py copies Pyodide into dist/pyodide/; web/ has no copy to check against
 import { loadPyodide } from "./pyodide/pyodide.mjs";
-import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, writeSnapshot } from "./lib/snapshot.js";
+import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, thisBuilds, writeSnapshot } from "./lib/snapshot.js";
 import { placeWheel } from "./lib/wheel.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
@@ -87,13 +87,18 @@ async function boot() {
   // Our wheel downloads while the runtime downloads and starts.
   const wheelBytes = fetchBytes(here(`./${build.wheel}`));
   wheelBytes.catch(() => {}); // awaited below; a failure is reported there
-  const stored = await readSnapshot(await entry, import.meta.url, snapshotKey)
+  const stored = await thisBuilds(await entry, import.meta.url, snapshotKey)
     .catch(() => dropSnapshots().then(() => null, () => null)); // unreadable: forget it
   if (stored) {
     try {
-      return await bootFromSnapshot(stored, build, wheelBytes);
+      // Read (gunzipped) while the runtime downloads and compiles: loadPyodide waits for
+      // the bytes only once it has the runtime.
+      const bytes = readSnapshot(stored);
+      bytes.catch(() => {}); // loadPyodide awaits it; a failure ends in the catch below
+      return await bootFromSnapshot(bytes, build, wheelBytes);
     } catch {
-      // A snapshot that does not start (damaged, another runtime): forget it, start fresh.
+      // A snapshot that cannot be read or does not start (damaged, another runtime):
+      // forget it, start fresh.
       await dropSnapshots().catch(() => {});
     }
   }

@@ -16,8 +16,9 @@ const SIZE = "x-subword-lab-size"; // the snapshot's size before gzip, checked o
 const store = () => (typeof caches === "undefined" ? null : caches);
 const entryUrl = (base, key) => new URL(`./snapshot/${key}.bin`, base).href;
 
-// The stored snapshot (its entry, read by readSnapshot), or null: looked up while the
-// build's description downloads, so a first visit (no snapshot cache) waits for nothing.
+// The stored snapshot (its entry, see thisBuilds and readSnapshot), or null: looked up
+// while the build's description downloads, so a first visit (no snapshot cache) waits
+// for nothing.
 export async function findSnapshot() {
   const caches = store();
   if (!caches || !(await caches.has(CACHE))) return null;
@@ -26,15 +27,20 @@ export async function findSnapshot() {
   return request ? { url: request.url, response: await cache.match(request) } : null;
 }
 
-// The snapshot in `entry` as a Uint8Array if it is this build's (key), else null (an
-// older build's entry is dropped). A gzip stream whose checksum fails ends in an error,
-// so no damaged bytes come back as a snapshot.
-export async function readSnapshot(entry, base, key) {
+// `entry` if it is this build's snapshot (key), else null (an older build's entry is
+// dropped). Nothing is read yet: the worker starts the runtime's download meanwhile.
+export async function thisBuilds(entry, base, key) {
   if (!entry) return null;
   if (entry.url !== entryUrl(base, key) || !entry.response || !entry.response.body) {
     await dropSnapshots();
     return null;
   }
+  return entry;
+}
+
+// The snapshot in `entry` (from thisBuilds) as a Uint8Array. A gzip stream whose checksum
+// fails ends in an error, so no damaged bytes come back as a snapshot.
+export async function readSnapshot(entry) {
   const hit = entry.response;
   const bytes = new Uint8Array(await new Response(hit.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
   if (String(bytes.length) !== hit.headers.get(SIZE)) throw new Error("stored snapshot has the wrong size");
@@ -111,8 +117,9 @@ function nameOf(pyodide, value) {
   throw new Error(`Python holds a JS ${kind} that a snapshot cannot name`);
 }
 
-// The loadPyodide options that start from `bytes`, and connect(pyodide) to call as soon
-// as loadPyodide returns (the stand-ins forward to that Pyodide).
+// The loadPyodide options that start from `bytes` (a Uint8Array, or a promise of one:
+// loadPyodide fetches and compiles the runtime while it is read), and connect(pyodide) to
+// call as soon as loadPyodide returns (the stand-ins forward to that Pyodide).
 export function restoring(bytes) {
   let pyodide = null;
   const target = ({ on, key }) => {

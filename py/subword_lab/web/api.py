@@ -10,20 +10,41 @@ outside the Basic Multilingual Plane they equal Python's character offsets.
 """
 from __future__ import annotations
 
+import importlib
 import json
 
 from .. import __version__
 from ..core.regex import guard as regex_guard
 from .registry import REGISTRY
 from .utf16 import ASTRAL as _ASTRAL, utf16_offsets as _utf16_offsets
-from .code import reference_encode, reference_train  # noqa: F401  (the Code panel)
 from .count import count_start, count_step  # noqa: F401  (whole-text counts)
 from .live import encode_live  # noqa: F401  (the encode while typing)
-from .train import corpus_info, train  # noqa: F401  (the training views)
-from .unigram import course_toy_unigram, unigram_nbest  # noqa: F401  (the Unigram views)
-from .views import open_toy  # noqa: F401  (views: pipeline, encode, compare)
-from . import why
 
+
+# The functions of the other views, imported when first asked for (`webapi.train`, the
+# worker's `webapi[name]`), not when the page starts: the first view (tokenize) needs
+# none of them, and their modules (the reference trainers and encoders behind the Code
+# panel, the training views, the Unigram course toy) would add a third to the start-up
+# imports under Pyodide. Name -> module of this package.
+_ON_DEMAND = {
+    "reference_encode": "code", "reference_train": "code",  # the Code panel
+    "corpus_info": "train", "train": "train",  # the training views
+    "course_toy_unigram": "unigram", "unigram_nbest": "unigram",  # the Unigram views
+    "open_toy": "views",  # views: pipeline, encode, compare
+}
+
+
+def __getattr__(name: str):
+    module = _ON_DEMAND.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __package__), name)
+    globals()[name] = value  # found directly from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_ON_DEMAND})
 
 
 def version() -> str:
@@ -151,6 +172,7 @@ def why_trace(args_json: str, emit) -> str:
     def send(event):
         emit(json.dumps(event, ensure_ascii=False, default=list))
 
+    from . import why  # lazy, as the functions in _ON_DEMAND
     result = why.why_trace(json.loads(args_json), send)
     (result["start"], result["end"]), = _utf16_offsets(result.pop("full"),
                                                        [(result["start"], result["end"])])

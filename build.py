@@ -627,16 +627,26 @@ def test(extra: list[str]) -> int:
     chromium = find_chromium(python)
     log(f"Chromium: {chromium}")
     build()
-    # tests/realfiles: today's models' tokenizer files against their own libraries.
-    layers = [p for p in ("tests/python", "tests/realfiles", "tests/compat", "tests/pyodide",
-                          "tests/browser") if (ROOT / p).exists()]
-    cmd = [python, "-m", "pytest", *layers, "-q", *extra]
-    log("$ " + " ".join(str(c) for c in cmd))
-    code = subprocess.run([str(c) for c in cmd], cwd=ROOT, env=test_env(chromium)).returncode
-    if code == 5:
+    # tests/realfiles: today's models' tokenizer files against their own libraries. The
+    # layers without a browser are independent CPU-bound tests: one pytest worker per core
+    # (pytest-xdist). The browser layer runs alone after them, one page at a time, so its
+    # Chromium and Pyodide do not compete with those workers for the cores.
+    workers = str(max(1, min(os.cpu_count() or 1, 8)))
+    runs = [([p for p in ("tests/python", "tests/realfiles", "tests/compat", "tests/pyodide")
+              if (ROOT / p).exists()], ["-n", workers]),
+            ([p for p in ("tests/browser",) if (ROOT / p).exists()], [])]
+    codes = []
+    for layers, options in runs:
+        if not layers:
+            continue
+        cmd = [python, "-m", "pytest", *layers, "-q", *options, *extra]
+        log("$ " + " ".join(str(c) for c in cmd))
+        codes.append(subprocess.run([str(c) for c in cmd], cwd=ROOT,
+                                    env=test_env(chromium)).returncode)
+    if all(code == 5 for code in codes):
         log("pytest collected no tests: that is a failure here")
         return 1
-    return code
+    return 0 if all(code in (0, 5) for code in codes) else 1
 
 
 def bench(extra: list[str]) -> int:

@@ -709,7 +709,7 @@ def _store(name: str, data: bytes) -> Path:
                          f"{asset.sha256}")
     path = path_of(name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # parallel test workers
     tmp.write_bytes(data)
     tmp.replace(path)
     return path

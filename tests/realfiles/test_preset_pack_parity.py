@@ -14,7 +14,7 @@ import subword_lab
 from subword_lab.io.preset_pack import load_pack
 
 # The presets whose file is a tokenizer.json of at least catalog.PACK_FROM_BYTES.
-PACKED = ["gemma", "deepseek-v3", "xlm-roberta"]
+PACKED = ["gemma", "deepseek-v3", "xlm-roberta", "qwen3"]
 FIELDS = ["version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
           "post_processor", "decoder", "model"]
 

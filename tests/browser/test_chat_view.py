@@ -166,14 +166,14 @@ def test_harmony_for_o200k_harmony(app, tmp_path):
             settle(app)
         state = shown(app)
         assert state["error"] is None
+        # The system message, each message, and the reply's opening: one <|start|> each.
+        assert state["marked"].count("<|start|>") == len(state["messages"]) + 1 + generation
         want = json.loads(api.chat_render(json.dumps({
             "key": "harmony-cpython", "messages": state["messages"],
             "add_generation_prompt": generation})))
         assert want["format"] == "harmony"
         assert state["ids"] == want["ids"] and state["costs"] == [m["tokens"] for m in want["messages"]]
         assert state["generation"] == want["generation"]
-        # The system message, each message, and the reply's opening: one <|start|> each.
-        assert state["marked"].count("<|start|>") == len(state["messages"]) + 1 + generation
     assert "harmony" in app.page.get_by_test_id("chat-template-source").text_content()
     app.page.set_viewport_size({"width": 1280, "height": 900})
     app.page.screenshot(path=shot_path("chat-harmony.png"), full_page=True)

@@ -119,6 +119,8 @@ def test_library_equals_openai_harmony(harmony_files, seed, generation):
     text = tok.apply_chat_template(messages, chat_template=HARMONY_TEMPLATE,
                                    add_generation_prompt=generation, **options)
     assert text == encoding.decode_utf8(expected)
+    # o200k_harmony's files carry no template: harmony is the tokenizer's default.
+    assert tok.apply_chat_template(messages, add_generation_prompt=generation, **options) == text
     assert tok.apply_chat_template(messages, chat_template=HARMONY_TEMPLATE, tokenize=True,
                                    add_generation_prompt=generation, **options) == expected
 

@@ -100,8 +100,15 @@ def harmony_files(realfile_paths, tmp_path_factory):
     """Our tokenizer of o200k_harmony (the cached o200k_base file under the name that
     means it) and openai-harmony's encoding, reading the same cached file."""
     path = realfile_paths["o200k_base.tiktoken"]
-    os.environ["TIKTOKEN_ENCODINGS_BASE"] = str(path.parent)  # no download
-    encoding = harmony.load_harmony_encoding(harmony.HarmonyEncodingName.HARMONY_GPT_OSS)
+    saved = os.environ.get("TIKTOKEN_ENCODINGS_BASE")
+    os.environ["TIKTOKEN_ENCODINGS_BASE"] = str(path.parent)  # read there, no download
+    try:
+        encoding = harmony.load_harmony_encoding(harmony.HarmonyEncodingName.HARMONY_GPT_OSS)
+    finally:
+        if saved is None:
+            del os.environ["TIKTOKEN_ENCODINGS_BASE"]
+        else:
+            os.environ["TIKTOKEN_ENCODINGS_BASE"] = saved
     named = tmp_path_factory.mktemp("harmony") / "o200k_harmony.tiktoken"
     shutil.copyfile(path, named)
     tok = subword_lab.load(named)

@@ -24,8 +24,14 @@ that package's renderer by tests/realfiles/test_harmony.py. What it writes:
 - the generation prompt is <|start|>assistant.
 
 Options (keyword arguments of apply_chat_template): model_identity, knowledge_cutoff
-("2024-06"), current_date (none), reasoning_effort ("medium"). Function tool
-definitions (the developer message's "# Tools" TypeScript namespace) are not written.
+("2024-06"), current_date (none), reasoning_effort ("medium"). `tools` (JSON schemas,
+as transformers takes them) are the developer message's "# Tools" section: a TypeScript
+namespace `functions` with one type per function, its description and each parameter's
+as "// " comments, "?" after an optional parameter, " // default: ..." after one with
+a default; parameters of type string (an enum: its values joined by " | "), number,
+integer, boolean or an array of those; any other raises. With tools, the system
+message adds that calls go to the commentary channel; the first system or developer
+message carries them (else a developer message of its own, right after the system one).
 Use it as `tokenizer.apply_chat_template(messages, chat_template=HARMONY_TEMPLATE)`
 with a tokenizer of o200k_harmony (its file named o200k_harmony.tiktoken).
 """
@@ -35,7 +41,41 @@ __all__ = ["HARMONY_TEMPLATE", "HARMONY_IDENTITY"]
 
 HARMONY_IDENTITY = "You are ChatGPT, a large language model trained by OpenAI."
 
-HARMONY_TEMPLATE = (
+# Function tools as the developer message's "# Tools" section: a TypeScript namespace,
+# one type per function; parameters of the types below only (others raise).
+_TOOLS = (
+    "{%- macro harmony_type(p) -%}"
+    "{%- if p.type == 'string' and p.enum is defined %}{{ p.enum | map('tojson') | join(' | ') }}"
+    "{%- elif p.type == 'string' %}string"
+    "{%- elif p.type in ('number', 'integer') %}number"
+    "{%- elif p.type == 'boolean' %}boolean"
+    "{%- elif p.type == 'array' and p['items'] is defined %}{{ harmony_type(p['items']) }}[]"
+    "{%- else %}{{ raise_exception('harmony: a tool parameter of type ' ~ p.type ~ "
+    "' is not written by this template') }}{% endif -%}"
+    "{%- endmacro -%}"
+    "{%- macro harmony_tools(tools) -%}"
+    "{{ '# Tools\\n\\n## functions\\n\\nnamespace functions {\\n\\n' }}"
+    "{%- for t in tools -%}"
+    "{%- set f = t.function if t.function is defined else t -%}"
+    "{%- if f.description %}{{ '// ' ~ f.description ~ '\\n' }}{% endif -%}"
+    "{{ 'type ' ~ f.name ~ ' = ' }}"
+    "{%- if f.parameters is defined and f.parameters -%}"
+    "{{ '(_: {\\n' }}"
+    "{%- for name, p in (f.parameters.properties or {}).items() -%}"
+    "{%- if p.description %}{{ '// ' ~ p.description ~ '\\n' }}{% endif -%}"
+    "{{ name ~ ('' if name in (f.parameters.required or []) else '?') ~ ': ' ~ harmony_type(p) ~ ',' }}"
+    "{%- if p.default is defined %}{{ ' // default: ' ~ (p.default if p.default is string "
+    "else p.default | tojson) }}{% endif -%}"
+    "{{ '\\n' }}"
+    "{%- endfor -%}"
+    "{{ '}) => any;\\n\\n' }}"
+    "{%- else %}{{ '() => any;\\n\\n' }}{% endif -%}"
+    "{%- endfor -%}"
+    "{{ '} // namespace functions' }}"
+    "{%- endmacro -%}"
+)
+
+HARMONY_TEMPLATE = _TOOLS + (
     # Where the conversation's finals are: analysis before the first final is dropped
     # when the last assistant message is final.
     "{%- set seen = namespace(last_final=false, first=-1) -%}"
@@ -50,10 +90,18 @@ HARMONY_TEMPLATE = (
     "{{ '\\nCurrent date: ' ~ current_date if current_date }}\n\n"
     "Reasoning: {{ reasoning_effort | default('medium', true) }}\n\n"
     "# Valid channels: analysis, commentary, final. Channel must be included for every "
-    "message.<|end|>"
+    "message."
+    "{{ '\\nCalls to these tools must go to the commentary channel: \\'functions\\'.' if tools }}"
+    "<|end|>"
+    "{%- set dev = namespace(tools=not tools) -%}"
+    "{%- if tools and not (messages | selectattr('role', 'in', ['system', 'developer']) | list) -%}"
+    "<|start|>developer<|message|>{{ harmony_tools(tools) }}<|end|>"
+    "{%- endif -%}"
     "{%- for m in messages -%}"
     "{%- if m.role in ('system', 'developer') -%}"
-    "<|start|>developer<|message|># Instructions\n\n{{ m.content }}<|end|>"
+    "<|start|>developer<|message|># Instructions\n\n{{ m.content }}"
+    "{%- if not dev.tools %}{{ '\\n\\n' ~ harmony_tools(tools) }}{% set dev.tools = true %}{% endif -%}"
+    "<|end|>"
     "{%- elif m.role == 'user' -%}"
     "<|start|>user<|message|>{{ m.content }}<|end|>"
     "{%- elif m.role == 'tool' -%}"

@@ -22,6 +22,25 @@ TEXTS = ["Hello!", "", "Ça va ? 你好 🌍", "  spaces\n\nand lines\t", "2+2=4
 TOOLS = ["functions.get_weather", "functions.lookup", "browser.search"]
 
 
+# Function tools as transformers takes them (a bare function, or wrapped in "function").
+TOOL_SETS = [
+    [{"type": "function", "function": {
+        "name": "get_weather", "description": "Gets the weather in a city.",
+        "parameters": {"type": "object", "properties": {
+            "location": {"type": "string", "description": "The city, e.g. Hà Nội"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius"},
+            "days": {"type": "integer"}}, "required": ["location"]}}},
+     {"name": "now", "description": "The time now."}],
+    [{"name": "search", "description": "",
+      "parameters": {"type": "object", "properties": {
+          "terms": {"type": "array", "items": {"type": "string"}, "description": "Words"},
+          "exact": {"type": "boolean", "default": True},
+          "limit": {"type": "number", "enum": [5, 10], "default": 5}},
+          "required": ["terms", "limit"]}},
+     {"name": "noop", "parameters": {"type": "object", "properties": {}}}],
+]
+
+
 def conversation(seed):
     """A conversation of 1-7 messages: developer instructions (system or developer role),
     user turns, assistant answers on each channel, with reasoning, tool calls and the
@@ -48,15 +67,28 @@ def conversation(seed):
     options = rng.choice([{}, {"reasoning_effort": "high"}, {"current_date": "2025-06-28"},
                           {"model_identity": "You are a helpful tutor.",
                            "knowledge_cutoff": "2030-01", "reasoning_effort": "low"}])
+    if rng.random() < 0.4:
+        options = {**options, "tools": rng.choice(TOOL_SETS)}
     return messages, options
 
 
-def oracle_message(m):
-    """Our message as openai-harmony's Message(s)."""
+def oracle_tools(tools):
+    out = []
+    for tool in tools:
+        f = tool.get("function", tool)
+        out.append(harmony.ToolDescription.new(f["name"], f.get("description", ""),
+                                               parameters=f.get("parameters")))
+    return out
+
+
+def oracle_message(m, tools=None):
+    """Our message as openai-harmony's Message(s); `tools` go with a developer message."""
     h = harmony
     if m["role"] in ("system", "developer"):
-        return [h.Message.from_role_and_content(
-            h.Role.DEVELOPER, h.DeveloperContent.new().with_instructions(m["content"]))]
+        content = h.DeveloperContent.new().with_instructions(m["content"])
+        if tools:
+            content = content.with_function_tools(oracle_tools(tools))
+        return [h.Message.from_role_and_content(h.Role.DEVELOPER, content)]
     if m["role"] == "user":
         return [h.Message.from_role_and_content(h.Role.USER, m["content"])]
     if m["role"] == "tool":
@@ -87,9 +119,15 @@ def oracle_ids(encoding, messages, options, generation):
         system = system.with_conversation_start_date(options["current_date"])
     if "reasoning_effort" in options:
         system = system.with_reasoning_effort(h.ReasoningEffort(options["reasoning_effort"].title()))
-    convo = h.Conversation.from_messages(
-        [h.Message.from_role_and_content(h.Role.SYSTEM, system)]
-        + [part for m in messages for part in oracle_message(m)])
+    parts = [h.Message.from_role_and_content(h.Role.SYSTEM, system)]
+    tools = options.get("tools")
+    instructed = [i for i, m in enumerate(messages) if m["role"] in ("system", "developer")]
+    if tools and not instructed:
+        parts.append(h.Message.from_role_and_content(
+            h.Role.DEVELOPER, h.DeveloperContent.new().with_function_tools(oracle_tools(tools))))
+    for i, m in enumerate(messages):
+        parts += oracle_message(m, tools if instructed and i == instructed[0] else None)
+    convo = h.Conversation.from_messages(parts)
     if generation:
         return encoding.render_conversation_for_completion(convo, h.Role.ASSISTANT)
     return encoding.render_conversation(convo)

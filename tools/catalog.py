@@ -80,6 +80,10 @@ SPM_UNIGRAM = "Unigram (sentencepiece)"
 # preset id -> Preset, in the picker's order. Ids never change once published.
 PRESETS = {
     "o200k-base": Preset("o200k_base.tiktoken", "GPT-4o / o-series", "o200k_base", BYTE_BPE),
+    # The same ranks under the name that means o200k_harmony: its harmony special tokens
+    # and the Chat view's harmony format.
+    "o200k-harmony": Preset("o200k_base.tiktoken", "gpt-oss", "o200k_harmony", BYTE_BPE,
+                            "o200k_harmony.tiktoken"),
     "cl100k-base": Preset("cl100k_base.tiktoken", "GPT-4 / GPT-3.5", "cl100k_base", BYTE_BPE),
     "p50k-base": Preset("p50k_base.tiktoken", "GPT-3", "p50k_base (Codex, text-davinci)",
                         BYTE_BPE),

@@ -7,10 +7,12 @@ dropped, reasoning under the names templates read it), `tools`, `documents`,
 `add_generation_prompt`, the tokenizer's named special tokens (`bos_token`,
 `eos_token`, ...) and any extra keyword argument; `tokenize=True` encodes the text
 without adding special tokens (the template wrote them). The rendering, sandboxed
-and bounded, is chat_sandbox.py's.
+and bounded, is chat_sandbox.py's. A tokenizer of o200k_harmony (gpt-oss), whose files
+carry no template, renders the harmony format (chat_harmony.py) by default.
 """
 from __future__ import annotations
 
+from .chat_harmony import HARMONY_TEMPLATE
 from .chat_sandbox import render_chat_template
 from .core.errors import SubwordLabError
 
@@ -128,6 +130,9 @@ def apply_chat_template(tokenizer, messages, add_generation_prompt=False, tools=
                         continue_final_message=False, **kwargs):
     """See Tokenizer.apply_chat_template."""
     templates = getattr(tokenizer, "chat_template", None)
+    rules = getattr(tokenizer, "rules", None)
+    if templates is None and isinstance(rules, dict) and rules.get("encoding") == "o200k_harmony":
+        templates = HARMONY_TEMPLATE  # gpt-oss's files carry none: its published format
     source = getattr(tokenizer, "_source", None) or "tokenizer"
     template, name = pick_chat_template(templates, chat_template, tools, where=source)
     if tools is not None:

@@ -28,7 +28,7 @@ import subword_lab  # noqa: E402
 
 SHIPPED = [key for key in catalog.PRESETS if catalog.why_missing(assets, key) is None]
 # preset id -> the realfiles case that opens the same file with its own library
-CASE_OF = {"o200k-base": "o200k_base", "cl100k-base": "cl100k_base", "p50k-base": "p50k_base",
+CASE_OF = {"o200k-base": "o200k_base", "o200k-harmony": "o200k_base", "cl100k-base": "cl100k_base", "p50k-base": "p50k_base",
            "qwen3-6": "qwen3.6", "kyoto-unigram": "kyoto-ja-unigram"}
 TEXT = ("Tokenizers read pieces: naïve café in Zürich, 1234567 and 3.14159 — ok?\n"
         "Привет, мир! こんにちは世界。 مرحبا بالعالم 👩‍👩‍👧 🇫🇷 👍🏽\n"

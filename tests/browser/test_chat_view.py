@@ -146,6 +146,39 @@ def test_chatml_for_cl100k(app):
     assert "ChatML" in app.page.get_by_test_id("chat-template-source").text_content()
 
 
+def test_harmony_for_o200k_harmony(app, tmp_path):
+    """o200k_harmony (gpt-oss) carries no template: the page renders harmony, as CPython's
+    facade does (tests/realfiles/test_harmony.py ties that to openai-harmony), for a
+    conversation edited by hand, with the generation prompt on and off."""
+    import json
+    import shutil
+
+    from subword_lab.web import api
+    app.open("?view=chat&tokenizer=o200k-harmony")
+    app.page.evaluate(SHOW)
+    edit_conversation(app)
+    named = tmp_path / "o200k_harmony.tiktoken"
+    shutil.copyfile(cached("o200k_base.tiktoken"), named)
+    api.open_path("harmony-cpython", str(named))
+    for generation in (True, False):
+        if not generation:
+            app.page.get_by_test_id("chat-generation").uncheck()
+            settle(app)
+        state = shown(app)
+        assert state["error"] is None
+        # The system message, each message, and the reply's opening: one <|start|> each.
+        assert state["marked"].count("<|start|>") == len(state["messages"]) + 1 + generation
+        want = json.loads(api.chat_render(json.dumps({
+            "key": "harmony-cpython", "messages": state["messages"],
+            "add_generation_prompt": generation})))
+        assert want["format"] == "harmony"
+        assert state["ids"] == want["ids"] and state["costs"] == [m["tokens"] for m in want["messages"]]
+        assert state["generation"] == want["generation"]
+    assert "harmony" in app.page.get_by_test_id("chat-template-source").text_content()
+    app.page.set_viewport_size({"width": 1280, "height": 900})
+    app.page.screenshot(path=shot_path("chat-harmony.png"), full_page=True)
+
+
 # Each template and the line its fault is on (the recursive call; the range; the product).
 HOSTILE = {
     "recursion": ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}\n\n{{ f(0) }}", 1),

@@ -301,7 +301,7 @@ def _registry(name):
 
 
 @pytest.mark.parametrize("name", ["gpt2", "r50k_base", "p50k_base", "p50k_edit",
-                                  "cl100k_base", "o200k_base"])
+                                  "cl100k_base", "o200k_base", "o200k_harmony"])
 def test_openai_rows_match_tiktoken_registry(name):
     row, ref = known_encodings.by_name(name), _registry(name)
     assert row.pattern == ref["pat_str"]
@@ -321,7 +321,8 @@ def test_every_row_is_consistent():
     for row in known_encodings.ENCODINGS:
         n_ranks = int(row.fingerprints[0].split("-")[0]) if row.fingerprints else 50256
         specials = row.specials(n_ranks)
-        assert len(set(specials.values())) == len(specials), row.name
+        twice = 1 if row.name == "o200k_harmony" else 0  # 200018: tiktoken's two names
+        assert len(set(specials.values())) == len(specials) - twice, row.name
         assert row.source and row.title
 
 

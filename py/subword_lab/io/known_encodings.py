@@ -134,6 +134,14 @@ _WHISPER_SPECIALS = (
        "<|nospeech|>", "<|notimestamps|>"]
     + [f"<|{i * 0.02:.2f}|>" for i in range(1501)])
 
+# o200k_harmony (tiktoken 0.14): the named tokens, every other id of 200000-201087 reserved.
+_HARMONY_NAMED = {199998: "<|startoftext|>", 199999: _EOT, 200002: "<|return|>",
+                  200003: "<|constrain|>", 200005: "<|channel|>", 200006: "<|start|>",
+                  200007: "<|end|>", 200008: "<|message|>", 200012: "<|call|>"}
+# o200k_base's <|endofprompt|> stays too, so 200018 has two names (as in tiktoken).
+_HARMONY_SPECIALS = {"<|endofprompt|>": 200018, **{_HARMONY_NAMED.get(i, f"<|reserved_{i}|>"): i
+                                                   for i in range(199998, 201088)}}
+
 ENCODINGS = (
     KnownEncoding("gpt2", "GPT-2 (tiktoken's gpt2)", ("gpt2.tiktoken",),
                   ("50256-f23efed0d01b7132",), byte_level.TIKTOKEN_PATTERNS["gpt2"],
@@ -157,6 +165,11 @@ ENCODINGS = (
     KnownEncoding("o200k_base", "GPT-4o / o-series (o200k_base)", ("o200k_base.tiktoken",),
                   ("199998-aaa829a42d316855",), byte_level.TIKTOKEN_PATTERNS["o200k_base"],
                   _fixed({_EOT: 199999, "<|endofprompt|>": 200018}), _OPENAI),
+    # gpt-oss: o200k_base's ranks and pattern, the harmony chat format's special tokens
+    # (chat_harmony.py); chosen by name (o200k_harmony.tiktoken or pattern="o200k_harmony").
+    KnownEncoding("o200k_harmony", "gpt-oss (o200k_harmony)", ("o200k_harmony.tiktoken",),
+                  (), byte_level.TIKTOKEN_PATTERNS["o200k_base"], _fixed(_HARMONY_SPECIALS),
+                  _OPENAI),
     KnownEncoding("llama3", "Llama 3", (), ("128000-0aa0bd17d6e1a107",), _LLAMA3_PATTERN,
                   _after_ranks(_LLAMA3_SPECIALS),
                   "llama-models 0.3.0 (llama_models/llama3/tokenizer.py)"),

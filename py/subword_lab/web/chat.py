@@ -109,7 +109,8 @@ def chat_render(args_json: str, emit=None) -> str:
     "template": optional Jinja text used instead of the tokenizer's own}.
 
     Returns {"has_template", "template" (the source in use), "custom" (the args' one),
-    "format" (the published format written for an OpenAI encoding: "ChatML", else null),
+    "format" (the published format written for an OpenAI encoding: "ChatML" or
+    "harmony", else null),
     "text", "ids", "tokens", "offsets" (UTF-16), "special", "messages": [{"tokens",
     "content_tokens", "prefix", "span" (UTF-16, or null)}], "generation", "total"}.
     Without a template: {"has_template": false}. A template that fails or goes past the

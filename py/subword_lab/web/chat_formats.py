@@ -8,10 +8,12 @@ special tokens 100264 and 100265, as tiktoken's README extends cl100k_base (its
 the same file opened again with those two special tokens added, so the tokenize view's
 cl100k_base keeps tiktoken's own five.
 
-The harmony format of o200k_harmony (gpt-oss) is not here yet.
+The harmony format of o200k_harmony (gpt-oss) is chat_harmony.py's template; its
+special tokens are already the encoding's own, so the tokenizer renders it as it is.
 """
 from __future__ import annotations
 
+from ..chat_harmony import HARMONY_TEMPLATE
 from ..io.loaders import load
 from .opening import source_of
 
@@ -21,7 +23,8 @@ CHATML_TEMPLATE = ("{% for message in messages %}<|im_start|>{{ message.role }}\
                    "{{ message.content }}<|im_end|>\n{% endfor %}"
                    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
 CHATML_TOKENS = {"<|im_start|>": 100264, "<|im_end|>": 100265}
-FORMATS = {"cl100k_base": ("ChatML", CHATML_TEMPLATE, CHATML_TOKENS)}
+FORMATS = {"cl100k_base": ("ChatML", CHATML_TEMPLATE, CHATML_TOKENS),
+           "o200k_harmony": ("harmony", HARMONY_TEMPLATE, {})}
 
 _OPENED: dict = {}  # key -> (the registry's tokenizer, the one with the format's tokens)
 
@@ -35,6 +38,8 @@ def openai_format(key, tokenizer):
     if found is None or source is None or not isinstance(rules.get("special_tokens"), dict):
         return None
     name, template, tokens = found
+    if not tokens:  # the encoding has the format's tokens already
+        return name, template, tokenizer
     kept = _OPENED.get(key)
     if kept is None or kept[0] is not tokenizer:
         path, options = source

@@ -10,7 +10,8 @@ punctuation, mark, symbol, other, whitespace), and `\\p{L}` becomes "that byte o
 A-Za-z". Both differ from the regexes themselves on some text (a Greek letter after
 an apostrophe, a non-ASCII space before a letter, U+0085...); tokens follow llama.cpp.
 
-This module does the same with its own code: the scanners, the collapsing, and
+This module does the same with its own code: the scanners (two more are in
+custom_splits.py), the collapsing, and
 Python's `re` in ASCII mode standing for std::regex (ECMAScript grammar, "C" locale).
 Categories are llama.cpp's own (unicode.py).
 """
@@ -20,6 +21,8 @@ import re
 from functools import lru_cache
 
 from . import unicode as U
+from .custom_splits import scan_digit_groups, scan_kimi_k2
+from .pre_kinds import AFMOE_DIGITS, AYA_DIGITS, KIMI_K2
 from .pre_kinds import GPT2 as _GPT2, LLAMA3 as _LLAMA3, NEWLINES as _NEWLINES
 from .pre_kinds import QWEN2 as _QWEN2, QWEN35 as _QWEN35, REGEXES as _REGEXES
 
@@ -164,7 +167,8 @@ def _scan_newlines(text, start, end, out):
 _CUSTOM = {_GPT2: _scan_gpt2, _LLAMA3: _scan_llama3,
            _QWEN2: lambda t, s, e, o: _scan_llama3(t, s, e, o, digits=1),
            _QWEN35: lambda t, s, e, o: _scan_llama3(t, s, e, o, digits=1, marks=True),
-           _NEWLINES: _scan_newlines}
+           _NEWLINES: _scan_newlines, KIMI_K2: scan_kimi_k2,
+           AFMOE_DIGITS: scan_digit_groups, AYA_DIGITS: scan_digit_groups}
 
 
 # -- the std::regex path -------------------------------------------------------------------
@@ -266,6 +270,7 @@ def split_words(text, regex_key):
         pieces = _regex_split(regex, text, collapsed, wide, pieces)
     spans, start = [], 0
     for length in pieces:
-        spans.append((start, start + length))
+        if length:  # an empty match (superbpe's lookahead) makes an empty word: no tokens
+            spans.append((start, start + length))
         start += length
     return spans

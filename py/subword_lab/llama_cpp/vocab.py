@@ -103,8 +103,8 @@ class GGUFVocab:
             self.clean_spaces = opts["clean"]
             self.ignore_merges = opts["ignore_merges"]
             self.add_bos = opts["bos"]
-            if opts["raw"]:
-                self.byte_encode, self.escape_whitespaces = False, True
+            if opts["raw"] or opts["utf8"]:
+                self.byte_encode, self.escape_whitespaces = False, opts["raw"]
         elif self.kind == "UGM":
             self.escape_whitespaces, self.add_eos = True, True
             specials.update(eos=1, unk=2, pad=0)

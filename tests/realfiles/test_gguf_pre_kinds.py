@@ -1,0 +1,79 @@
+"""The `tokenizer.ggml.pre` kinds that llama.cpp splits with its own code or with
+regexes of their own, but whose models' vocabularies are not among llama.cpp's test
+files (Kimi K2, Cohere2 MoE / Tiny Aya, AFMoE, SuperBPE, whitespace, Youtu, Granite
+embedding 97m, Sarvam MoE): a pinned test vocabulary is copied with its
+`tokenizer.ggml.pre` (and, for the raw-text kinds, `tokenizer.ggml.model`) changed
+(gguf_rewrite.py, into tmp_path), and llama.cpp through node-llama-cpp tokenizes and
+detokenizes the hard inputs of tests/realfiles on that copy, in both special-token
+modes. Our ids and decoded text must be equal on every input.
+"""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from gguf_rewrite import rewrite
+from test_gguf_parity import _differences, _oracle, _own_specials, paths, texts
+
+import subword_lab
+from subword_lab.core.errors import SubwordLabError
+from subword_lab.llama_cpp.unicode import WHITESPACE
+
+__all__ = ["paths", "texts"]  # the fixtures, shared with test_gguf_parity
+
+# kind -> the test vocabulary it is tried on, and other keys to change.
+# Byte-level kinds use Llama 3's vocabulary (128k, many scripts); the kinds that
+# merge raw UTF-8 use Gemma 4's (raw pieces, <0xXX> byte tokens) read as a gpt2 model.
+KINDS = {
+    "kimi-k2": ("ggml-vocab-llama-bpe.gguf", {}),
+    "cohere2moe": ("ggml-vocab-llama-bpe.gguf", {}),
+    "tiny_aya": ("ggml-vocab-qwen2.gguf", {}),
+    "afmoe": ("ggml-vocab-llama-bpe.gguf", {}),
+    "superbpe": ("ggml-vocab-llama-bpe.gguf", {}),
+    "whitespace": ("ggml-vocab-gemma-4.gguf", {"tokenizer.ggml.model": "gpt2"}),
+    "youtu": ("ggml-vocab-qwen2.gguf", {}),
+    "granite-embed-multi-97m": ("ggml-vocab-llama-bpe.gguf", {}),
+    "sarvam-moe": ("ggml-vocab-gemma-4.gguf", {"tokenizer.ggml.model": "gpt2"}),
+}
+
+
+# llama.cpp's merge lookup asserts that neither side holds a space (find_bpe_rank), and
+# the whitespace kind hands it raw runs of spaces: a run of two or more whitespace
+# characters with a space in it stops the process. Those texts are left out for that
+# kind (we tokenize them as llama.cpp would without the assertion).
+def _blank(ch):
+    """A character std::regex's \\S leaves out, as llama.cpp hands it the text."""
+    return ch in " \t\n\r\f\v" or (ord(ch) > 127 and ord(ch) in WHITESPACE)
+
+
+def _runs_in_llama_cpp(kind, text):
+    if kind != "whitespace":
+        return True
+    runs = "".join(ch if _blank(ch) else "x" for ch in text).split("x")
+    return not any(len(run) > 1 and " " in run for run in runs)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_kind_equals_llama_cpp(kind, paths, texts, tmp_path):
+    name, more = KINDS[kind]
+    path = rewrite(paths[name], tmp_path / f"{kind}.gguf",
+                   dict(more, **{"tokenizer.ggml.pre": kind}))
+    tok = subword_lab.load(path)
+    assert tok.rules["pre_tokenizer"] == kind
+    batch = [t for t in texts + _own_specials(tok) if _runs_in_llama_cpp(kind, t)]
+    assert len(batch) >= 1000
+    ref = _oracle(path, batch)
+    found = _differences(tok, batch, ref)
+    assert not found, f"{len(found)} differences, first: {found[:3]}"
+
+
+def test_a_kind_llama_cpp_does_not_know_is_refused(paths, tmp_path):
+    path = rewrite(paths["ggml-vocab-llama-bpe.gguf"], tmp_path / "spark.gguf",
+                   {"tokenizer.ggml.pre": "spark2_5"})
+    with pytest.raises(SubwordLabError, match="unknown pre-tokenizer 'spark2_5'"):
+        subword_lab.load(path)
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q"]))

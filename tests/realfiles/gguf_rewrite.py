@@ -1,4 +1,4 @@
-"""A copy of a GGUF file with some string metadata values changed (the tests of
+"""A copy of a GGUF file with some string or bool metadata values changed (the tests of
 pre-tokenizer kinds that llama.cpp's test vocabularies lack): the header is walked
 entry by entry and only the named values' bytes are replaced; the rest is copied
 byte for byte. Vocabulary-only files (no tensors) only, so no alignment moves."""
@@ -7,7 +7,15 @@ from __future__ import annotations
 import struct
 
 _FIXED = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
-_STRING, _ARRAY = 8, 9
+_BOOL, _STRING, _ARRAY = 7, 8, 9
+
+
+def _value(value):
+    """(type, bytes) of a string or bool value."""
+    if isinstance(value, bool):
+        return _BOOL, struct.pack("<?", value)
+    raw = value.encode("utf-8")
+    return _STRING, struct.pack("<Q", len(raw)) + raw
 
 
 def _skip(data, at, kind):
@@ -29,8 +37,8 @@ def _skip(data, at, kind):
 
 
 def rewrite(src, dst, changes):
-    """Write to `dst` the GGUF file `src` with each key of `changes` (string values)
-    set to its new value; a key the file lacks is added after the others."""
+    """Write to `dst` the GGUF file `src` with each key of `changes` (string or bool
+    values) set to its new value; a key the file lacks is added after the others."""
     data = src.read_bytes()
     assert data[:4] == b"GGUF"
     _version, tensors, entries = struct.unpack_from("<IQQ", data, 4)
@@ -43,17 +51,17 @@ def rewrite(src, dst, changes):
         start = at + 12 + size
         end = _skip(data, start, kind)
         if key in changes:
-            assert kind == _STRING, key
-            raw = changes[key].encode("utf-8")
-            out += [data[copied:start], struct.pack("<Q", len(raw)) + raw]
+            new_kind, raw = _value(changes[key])
+            assert kind == new_kind, key
+            out += [data[copied:start], raw]
             copied = end
             seen.add(key)
         at = end
     added = [key for key in changes if key not in seen]
     for key in added:
-        name, raw = key.encode("utf-8"), changes[key].encode("utf-8")
+        name, (new_kind, raw) = key.encode("utf-8"), _value(changes[key])
         out += [data[copied:at], struct.pack("<Q", len(name)) + name,
-                struct.pack("<IQ", _STRING, len(raw)) + raw]
+                struct.pack("<I", new_kind) + raw]
         copied = at
     head = struct.pack("<IQQ", _version, tensors, entries + len(added))
     dst.write_bytes(data[:4] + head + b"".join(out)[24:] + data[copied:])

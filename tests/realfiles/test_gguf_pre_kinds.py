@@ -35,6 +35,9 @@ KINDS = {
     "youtu": ("ggml-vocab-llama-bpe.gguf", {}),
     "granite-embed-multi-97m": ("ggml-vocab-llama-bpe.gguf", {}),
     "sarvam-moe": ("ggml-vocab-gemma-4.gguf", {"tokenizer.ggml.model": "gpt2"}),
+    # Gemma 4's type: llama.cpp adds BOS whatever the file says
+    "granite-embed-multi-311m": ("ggml-vocab-gemma-4.gguf", {
+        "tokenizer.ggml.model": "gpt2", "tokenizer.ggml.add_bos_token": False}),
 }
 
 # Texts for the corners of these kinds that the hard inputs touch little: a
@@ -76,6 +79,7 @@ def test_kind_equals_llama_cpp(kind, paths, texts, tmp_path):
     batch = [t for t in texts + EDGES + _own_specials(tok) if _runs_in_llama_cpp(kind, t)]
     assert len(batch) >= 1000
     ref = _oracle(path, batch)
+    assert (tok.gguf.add_bos, tok.gguf.add_eos) == (ref["addBos"], ref["addEos"])
     found = _differences(tok, batch, ref)
     assert not found, f"{len(found)} differences, first: {found[:3]}"
 

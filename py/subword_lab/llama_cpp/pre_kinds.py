@@ -106,7 +106,8 @@ REGEXES = {
 
 # tokenizer.ggml.pre -> (regex list, options that llama.cpp sets with it).
 # Options: clean (clean_spaces, default True for BPE), ignore_merges, bos (add_bos),
-# raw (no GPT-2 byte encoding, spaces as ▁), utf8 (no GPT-2 byte encoding, spaces kept).
+# raw (no GPT-2 byte encoding, spaces as ▁), utf8 (no GPT-2 byte encoding, spaces kept),
+# gemma4 (llama.cpp's Gemma 4 type: BOS always added, newline runs found whole).
 _KINDS = [
     ("default", "default", {}),
     ("llama3 llama-v3 llama-bpe falcon3 falcon-h1 pixtral midm-2.0 lfm2 jina-v5-nano",
@@ -139,7 +140,7 @@ _KINDS = [
     ("ufakzeka", "ufakzeka", {"clean": False}),
     ("laguna", "laguna", {"clean": False}),
     ("exaone-moe", "exaone-moe", {}),
-    ("gemma4 granite-embed-multi-311m", "gemma4", {"raw": True}),
+    ("gemma4 granite-embed-multi-311m", "gemma4", {"raw": True, "gemma4": True}),
     ("minicpm5", "minicpm5", {"ignore_merges": True}),
     ("kimi-k2", "kimi-k2", {"clean": False}),
     ("afmoe", "afmoe", {"clean": False}),
@@ -154,7 +155,8 @@ PRE_KINDS = {}
 for _names, _regexes, _opts in _KINDS:
     for _name in _names.split():
         PRE_KINDS[_name] = (_regexes, dict({"clean": True, "ignore_merges": False,
-                                        "bos": False, "raw": False, "utf8": False}, **_opts))
+                                        "bos": False, "raw": False, "utf8": False,
+                                        "gemma4": False}, **_opts))
 # Kinds llama.cpp knows whose splitting is not reproduced here: refused by name.
 UNSUPPORTED: tuple = ()
 

@@ -9,12 +9,15 @@ modes. Our ids and decoded text must be equal on every input.
 """
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 
 import pytest
 
 from gguf_rewrite import rewrite
-from test_gguf_parity import _differences, _oracle, _own_specials, paths, texts
+from test_gguf_parity import ORACLE, ROOT, _differences, _ids_from_events, _oracle
+from test_gguf_parity import _own_specials, paths, texts
 
 import subword_lab
 from subword_lab.core.errors import SubwordLabError
@@ -82,13 +85,25 @@ def test_kind_equals_llama_cpp(kind, paths, texts, tmp_path):
     assert (tok.gguf.add_bos, tok.gguf.add_eos) == (ref["addBos"], ref["addEos"])
     found = _differences(tok, batch, ref)
     assert not found, f"{len(found)} differences, first: {found[:3]}"
+    for text in batch[:200]:  # the page's views replay the events: same tokens
+        events = []
+        ids = tok.encode(text, add_special_tokens=False, on_event=events.append).ids
+        traced = [tok.token_to_id(t) if isinstance(t, str) else t
+                  for t in _ids_from_events(events)]
+        assert traced == ids, text
 
 
 def test_a_kind_llama_cpp_does_not_know_is_refused(paths, tmp_path):
+    """spark2_5 (named in issue 26) is not in the llama.cpp node-llama-cpp bundles."""
     path = rewrite(paths["ggml-vocab-llama-bpe.gguf"], tmp_path / "spark.gguf",
                    {"tokenizer.ggml.pre": "spark2_5"})
     with pytest.raises(SubwordLabError, match="unknown pre-tokenizer 'spark2_5'"):
         subword_lab.load(path)
+    run = subprocess.run(["node", str(ORACLE)], input=json.dumps({"model": str(path),
+                                                                  "texts": ["a"]}),
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode != 0
+    assert "unknown pre-tokenizer type: 'spark2_5'" in run.stderr
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Two more of llama.cpp's hand-written splitters, beside the ones in pretokenize.py:
 Kimi K2's word scanner (Han runs kept apart from other letters) and the digit
-grouper of AFMoE (also used for Tiny Aya and Cohere2 MoE).
+grouper of AFMoE (also used for Tiny Aya and Cohere2 MoE); and the part Kimi's
+scanner shares with Llama 3's (pretokenize.py): digits, other runs, whitespace.
 
 Both follow what llama.cpp's code does, not the models' regexes: Kimi's scanner
 takes a letter run whole (no upper/lower case split, marks are not letters) and
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from . import unicode as U
 
-__all__ = ["scan_kimi_k2", "scan_digit_groups"]
+__all__ = ["scan_kimi_k2", "scan_digit_groups", "scan_rest", "space_step"]
 
 _HAN = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
         (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0x2CEB0, 0x2EBEF), (0xF900, 0xFAFF),
@@ -70,40 +71,55 @@ def scan_kimi_k2(text, start, end, out):
             out.append(p - pos)
             pos = p
             continue
-        if f & U.NUMBER:
-            first = pos
-            while flags[pos] & U.NUMBER:
-                pos += 1
-                if pos - first >= 3:
-                    out.append(pos - first)
-                    first = pos
-            if pos > first:
+        pos = scan_rest(ch, flags, pos, n, out, _WS | U.LETTER | U.NUMBER, kimi=True)
+
+
+def scan_rest(ch, flags, pos, n, out, stop, kimi=False):
+    """What Llama 3's scanner and Kimi K2's do at `pos` when no word starts there:
+    digits in threes, a run of other characters (one space before it, line breaks
+    after), or whitespace. `ch(i)` is the i-th character ("" past the end), `flags`
+    their flags (padded with zeros), `stop` the flags that end the run. Appends the
+    lengths to `out`; returns the new position. Kimi's checks that the run's first
+    character has flags where Llama 3's checks the character at `pos`, as llama.cpp."""
+    c, f = ch(pos), flags[pos]
+    if f & U.NUMBER:
+        first = pos
+        while flags[pos] & U.NUMBER:
+            pos += 1
+            if pos - first >= 3:
                 out.append(pos - first)
-            continue
-        f2 = flags[pos + 1] if c == " " else f
-        stop = _WS | U.LETTER | U.NUMBER
-        if not f2 & stop and f2:
-            p = pos + (c == " ")
-            while not flags[p] & stop and flags[p]:
-                p += 1
-            while ch(p) and ch(p) in "\r\n":
-                p += 1
-            out.append(p - pos)
-            pos = p
-            continue
-        spaces, last_break = 0, 0
-        while flags[pos + spaces] & _WS:
-            if ch(pos + spaces) in ("\r", "\n"):
-                last_break = pos + spaces + 1
-            spaces += 1
-        if last_break:
-            step = last_break - pos
-        elif spaces > 1 and pos + spaces < n:
-            step = spaces - 1
-        else:
-            step = spaces or 1
-        out.append(step)
-        pos += step
+                first = pos
+        if pos > first:
+            out.append(pos - first)
+        return pos
+    f2 = flags[pos + 1] if c == " " else f
+    if not f2 & stop and (f2 if kimi else f):
+        p = pos + (c == " ")
+        while not flags[p] & stop and flags[p]:
+            p += 1
+        while ch(p) and ch(p) in "\r\n":
+            p += 1
+        out.append(p - pos)
+        return p
+    spaces, last_break = 0, 0
+    while flags[pos + spaces] & _WS:
+        if ch(pos + spaces) in ("\r", "\n"):
+            last_break = pos + spaces + 1
+        spaces += 1
+    step = last_break - pos if last_break else space_step(flags, pos, n, spaces)
+    out.append(step)
+    return pos + step
+
+
+def space_step(flags, pos, n, spaces):
+    """The whitespace rules at `pos` (`\\s+(?!\\S)|\\s+`): a run of spaces
+    before a non-space gives all but its last; at the end, all; no space, one
+    character. `spaces` counts the run when the caller has (0: count it here)."""
+    while flags[pos + spaces] & _WS:
+        spaces += 1
+    if spaces > 1 and pos + spaces < n:
+        return spaces - 1
+    return spaces or 1
 
 
 def scan_digit_groups(text, start, end, out):

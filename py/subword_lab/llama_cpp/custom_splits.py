@@ -71,16 +71,17 @@ def scan_kimi_k2(text, start, end, out):
             out.append(p - pos)
             pos = p
             continue
-        pos = scan_rest(ch, flags, pos, n, out, _WS | U.LETTER | U.NUMBER, kimi=True)
+        pos = scan_rest(ch, flags, pos, n, out, _WS | U.LETTER | U.NUMBER)
 
 
-def scan_rest(ch, flags, pos, n, out, stop, kimi=False):
+def scan_rest(ch, flags, pos, n, out, stop):
     """What Llama 3's scanner and Kimi K2's do at `pos` when no word starts there:
     digits in threes, a run of other characters (one space before it, line breaks
     after), or whitespace. `ch(i)` is the i-th character ("" past the end), `flags`
     their flags (padded with zeros), `stop` the flags that end the run. Appends the
-    lengths to `out`; returns the new position. Kimi's checks that the run's first
-    character has flags where Llama 3's checks the character at `pos`, as llama.cpp."""
+    lengths to `out`; returns the new position. (llama.cpp's Kimi scanner reads the
+    flags of the run's first character where Llama 3's reads those at `pos`; they
+    differ only for a space that ends the piece, and both then take that space.)"""
     c, f = ch(pos), flags[pos]
     if f & U.NUMBER:
         first = pos
@@ -93,7 +94,7 @@ def scan_rest(ch, flags, pos, n, out, stop, kimi=False):
             out.append(pos - first)
         return pos
     f2 = flags[pos + 1] if c == " " else f
-    if not f2 & stop and (f2 if kimi else f):
+    if not f2 & stop and f:
         p = pos + (c == " ")
         while not flags[p] & stop and flags[p]:
             p += 1

@@ -21,6 +21,7 @@ from test_gguf_parity import _own_specials, paths, texts
 
 import subword_lab
 from subword_lab.core.errors import SubwordLabError
+from subword_lab.llama_cpp.pre_kinds import NOTES
 from subword_lab.llama_cpp.unicode import WHITESPACE
 
 __all__ = ["paths", "texts"]  # the fixtures, shared with test_gguf_parity
@@ -79,6 +80,7 @@ def test_kind_equals_llama_cpp(kind, paths, texts, tmp_path):
                    dict(more, **{"tokenizer.ggml.pre": kind}))
     tok = subword_lab.load(path)
     assert tok.rules["pre_tokenizer"] == kind
+    assert kind not in NOTES or NOTES[kind] in tok.rules["notes"]
     batch = [t for t in texts + EDGES + _own_specials(tok) if _runs_in_llama_cpp(kind, t)]
     assert len(batch) >= 1000
     ref = _oracle(path, batch)
@@ -93,15 +95,30 @@ def test_kind_equals_llama_cpp(kind, paths, texts, tmp_path):
         assert traced == ids, text
 
 
+def _oracle_run(path, texts):
+    return subprocess.run(["node", str(ORACLE)], input=json.dumps({"model": str(path),
+                                                                   "texts": texts}),
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def test_whitespace_kind_stops_llama_cpp_on_a_space_run(paths, tmp_path):
+    """What the filter above and the kind's note in tok.rules say."""
+    path = rewrite(paths["ggml-vocab-gemma-4.gguf"], tmp_path / "ws.gguf",
+                   {"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "whitespace"})
+    assert _oracle_run(path, ["a\n\nb c"]).returncode == 0
+    run = _oracle_run(path, ["a \n b"])
+    assert run.returncode != 0 and "GGML_ASSERT" in run.stderr
+    assert not _runs_in_llama_cpp("whitespace", "a \n b")
+    assert _runs_in_llama_cpp("whitespace", "a\n\nb c")
+
+
 def test_a_kind_llama_cpp_does_not_know_is_refused(paths, tmp_path):
     """spark2_5 (named in issue 26) is not in the llama.cpp node-llama-cpp bundles."""
     path = rewrite(paths["ggml-vocab-llama-bpe.gguf"], tmp_path / "spark.gguf",
                    {"tokenizer.ggml.pre": "spark2_5"})
     with pytest.raises(SubwordLabError, match="unknown pre-tokenizer 'spark2_5'"):
         subword_lab.load(path)
-    run = subprocess.run(["node", str(ORACLE)], input=json.dumps({"model": str(path),
-                                                                  "texts": ["a"]}),
-                         capture_output=True, text=True, cwd=ROOT)
+    run = _oracle_run(path, ["a"])
     assert run.returncode != 0
     assert "unknown pre-tokenizer type: 'spark2_5'" in run.stderr
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..core.errors import SubwordLabError
 
-__all__ = ["PRE_KINDS", "REGEXES", "pre_kind", "UNSUPPORTED"]
+__all__ = ["PRE_KINDS", "REGEXES", "pre_kind", "UNSUPPORTED", "NOTES"]
 
 # -- the regex lists, by llama.cpp's pre-tokenizer type ---------------------------------
 GPT2 = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"
@@ -157,6 +157,18 @@ for _names, _regexes, _opts in _KINDS:
         PRE_KINDS[_name] = (_regexes, dict({"clean": True, "ignore_merges": False,
                                         "bos": False, "raw": False, "utf8": False,
                                         "gemma4": False}, **_opts))
+# Where llama.cpp's splitting for a kind departs from the model's own (tok.rules notes).
+_DIGITS_NOTE = ("llama.cpp cuts each run of digits into a head of 1 or 2 digits and then "
+                "groups of three, and keeps the text before the run with its head until "
+                "the next split.")
+NOTES = {
+    "kimi-k2": "llama.cpp keeps each run of non-Han letters whole (no split between "
+               "upper- and lower-case letters) and counts marks as other characters.",
+    "afmoe": _DIGITS_NOTE, "tiny_aya": _DIGITS_NOTE, "cohere2moe": _DIGITS_NOTE,
+    "whitespace": "llama.cpp stops with an assertion on a run of two or more whitespace "
+                  "characters holding a space; these tokens are what it gives without "
+                  "that assertion.",
+}
 # Kinds llama.cpp knows whose splitting is not reproduced here: refused by name.
 UNSUPPORTED: tuple = ()
 

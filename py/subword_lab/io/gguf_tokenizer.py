@@ -30,6 +30,7 @@ from ..llama_cpp import events as gguf_events
 from .files import check_options, with_path
 from .gguf import read_gguf
 from ..llama_cpp.attrs import CONTROL, TYPE_NAMES, UNKNOWN, USER_DEFINED
+from ..llama_cpp.pre_kinds import NOTES
 from ..llama_cpp.vocab import GGUFVocab
 
 __all__ = ["load_gguf", "build_gguf", "GGUFTokenizer", "gguf_summary"]
@@ -160,6 +161,8 @@ def _rules(vocab, meta):
                      f"{vocab.pre or 'default'!r}, which differs from the model's own "
                      "regex on some text (non-ASCII spaces, letters llama.cpp's tables "
                      "class otherwise); the tokens are llama.cpp's.")
+        if vocab.pre in NOTES:
+            notes.append(NOTES[vocab.pre])
     if vocab.kind == "SPM":
         notes.append("SentencePiece-style BPE by scores, as llama.cpp runs it: no "
                      "normalization but spaces as U+2581 and a space before the text and "

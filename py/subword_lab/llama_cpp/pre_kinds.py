@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..core.errors import SubwordLabError
 
-__all__ = ["PRE_KINDS", "REGEXES", "pre_kind", "UNSUPPORTED"]
+__all__ = ["PRE_KINDS", "REGEXES", "pre_kind", "UNSUPPORTED", "NOTES"]
 
 # -- the regex lists, by llama.cpp's pre-tokenizer type ---------------------------------
 GPT2 = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"
@@ -41,6 +41,20 @@ _DEEPSEEK_LETTERS = (
 _DEEPSEEK_PUNCT = "\\s?[!-/:-~\uff01-\uff0f\uff1a-\uff5e\u2018-\u201f\u3000-\u3002]+"
 _CASED = (r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+{c}"
           r"|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*{c}")
+_LOWER_WORDS = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
+                + _CONTRACTIONS + r"?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+"
+                r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]*" + _CONTRACTIONS + "?")
+_TAIL = r" ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+# Patterns llama.cpp recognises by their text and runs with its own code (custom_splits.py)
+KIMI_K2 = r"\p{Han}+"
+AFMOE_DIGITS = r"\p{AFMoE_digits}"
+AYA_DIGITS = r"\d{1,3}(?=(?:\d{3})*\b)"
+_AFMOE_CJK = ("[\u4e00-\u9fff\u3400-\u4dbf\u8c48-\ufaff\u3040-\u309f\u30a0-\u30ff\uff65-\uff9f"
+              "\u2f00-\u2fdf\u0e40-\u0e7f\u0e80-\u0eff\u1780-\u17ff\u1000-\u109f\uaa60-\uaa7f"
+              "\ua9e0-\ua9ff\uac00-\ud7af\u1100-\u11ff]+")
+_YOUTU_CJK = ("[\uac00-\ud7a3\u3131-\u318e]+|[\uff01\u2026\u201c\u201d\u2018\u2019\u2014\uff1a"
+              "\uff1b\uff0c\u3001-\u303f\ufe30-\ufe4f]+|[\u3105-\u312f]+"
+              "|[\u4e00-\u9fa5\u3040-\u309f\u30a0-\u30ff]+")
 _HUNYUAN = (r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?"
             r"[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
 
@@ -81,11 +95,19 @@ REGEXES = {
     "minicpm5": [r"\p{N}{1,3}", _CONTRACTIONS + r"|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}+"
                  r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"],
     "whitespace": [r"\S+"],
+    "kimi-k2": [KIMI_K2],
+    "afmoe": [AFMOE_DIGITS, _AFMOE_CJK, _HUNYUAN],
+    "tiny-aya": [AYA_DIGITS, _LOWER_WORDS + r"|\p{N}{1,3}|" + _TAIL],
+    "superbpe": [r"\p{N}+", r"(?=(\d{3})+(?!\d))"],
+    "youtu": [_YOUTU_CJK, _LOWER_WORDS + r"|\p{N}|" + _TAIL],
+    "granite-emb-multi": [_CASED.replace(r"[\p{L}]", r"[\p{L}\p{M}]").replace(
+        "{c}", _CONTRACTIONS + "?") + r"|\p{N}{1,3}|" + _TAIL],
 }
 
 # tokenizer.ggml.pre -> (regex list, options that llama.cpp sets with it).
 # Options: clean (clean_spaces, default True for BPE), ignore_merges, bos (add_bos),
-# raw (no GPT-2 byte encoding, spaces as ▁).
+# raw (no GPT-2 byte encoding, spaces as ▁), utf8 (no GPT-2 byte encoding, spaces kept),
+# gemma4 (llama.cpp's Gemma 4 type: BOS always added, newline runs found whole).
 _KINDS = [
     ("default", "default", {}),
     ("llama3 llama-v3 llama-bpe falcon3 falcon-h1 pixtral midm-2.0 lfm2 jina-v5-nano",
@@ -118,18 +140,37 @@ _KINDS = [
     ("ufakzeka", "ufakzeka", {"clean": False}),
     ("laguna", "laguna", {"clean": False}),
     ("exaone-moe", "exaone-moe", {}),
-    ("gemma4 granite-embed-multi-311m", "gemma4", {"raw": True}),
+    ("gemma4 granite-embed-multi-311m", "gemma4", {"raw": True, "gemma4": True}),
     ("minicpm5", "minicpm5", {"ignore_merges": True}),
+    ("kimi-k2", "kimi-k2", {"clean": False}),
+    ("afmoe", "afmoe", {"clean": False}),
+    ("tiny_aya cohere2moe", "tiny-aya", {"clean": False}),
+    ("superbpe", "superbpe", {"clean": False}),
+    ("whitespace", "whitespace", {"utf8": True}),
+    ("youtu", "youtu", {"clean": False, "ignore_merges": True}),
+    ("granite-embed-multi-97m", "granite-emb-multi", {"clean": False, "ignore_merges": True}),
+    ("sarvam-moe", "gemma4", {"raw": True, "clean": False}),
 ]
 PRE_KINDS = {}
 for _names, _regexes, _opts in _KINDS:
     for _name in _names.split():
         PRE_KINDS[_name] = (_regexes, dict({"clean": True, "ignore_merges": False,
-                                        "bos": False, "raw": False}, **_opts))
-# Kinds llama.cpp knows whose splitting is not reproduced here (custom scanners
-# with digit grouping, Han exclusion, empty matches): refused by name.
-UNSUPPORTED = ("kimi-k2", "afmoe", "tiny_aya", "cohere2moe", "superbpe", "youtu",
-               "spark2_5", "granite-embed-multi-97m", "sarvam-moe", "whitespace")
+                                        "bos": False, "raw": False, "utf8": False,
+                                        "gemma4": False}, **_opts))
+# Where llama.cpp's splitting for a kind departs from the model's own (tok.rules notes).
+_DIGITS_NOTE = ("llama.cpp cuts each run of digits into a head of 1 or 2 digits and then "
+                "groups of three, and keeps the text before the run with its head until "
+                "the next split.")
+NOTES = {
+    "kimi-k2": "llama.cpp keeps each run of non-Han letters whole (no split between "
+               "upper- and lower-case letters) and counts marks as other characters.",
+    "afmoe": _DIGITS_NOTE, "tiny_aya": _DIGITS_NOTE, "cohere2moe": _DIGITS_NOTE,
+    "whitespace": "llama.cpp stops with an assertion on a run of two or more whitespace "
+                  "characters holding a space; these tokens are what it gives without "
+                  "that assertion.",
+}
+# Kinds llama.cpp knows whose splitting is not reproduced here: refused by name.
+UNSUPPORTED: tuple = ()
 
 
 def pre_kind(name, path=None):

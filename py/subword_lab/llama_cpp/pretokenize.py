@@ -10,7 +10,8 @@ punctuation, mark, symbol, other, whitespace), and `\\p{L}` becomes "that byte o
 A-Za-z". Both differ from the regexes themselves on some text (a Greek letter after
 an apostrophe, a non-ASCII space before a letter, U+0085...); tokens follow llama.cpp.
 
-This module does the same with its own code: the scanners, the collapsing, and
+This module does the same with its own code: the scanners (two more are in
+custom_splits.py), the collapsing, and
 Python's `re` in ASCII mode standing for std::regex (ECMAScript grammar, "C" locale).
 Categories are llama.cpp's own (unicode.py).
 """
@@ -20,6 +21,9 @@ import re
 from functools import lru_cache
 
 from . import unicode as U
+from .custom_splits import scan_digit_groups, scan_kimi_k2, scan_rest
+from .custom_splits import space_step as _space_step
+from .pre_kinds import AFMOE_DIGITS, AYA_DIGITS, KIMI_K2
 from .pre_kinds import GPT2 as _GPT2, LLAMA3 as _LLAMA3, NEWLINES as _NEWLINES
 from .pre_kinds import QWEN2 as _QWEN2, QWEN35 as _QWEN35, REGEXES as _REGEXES
 
@@ -110,50 +114,11 @@ def _scan_llama3(text, start, end, out, digits=3, marks=False):
             out.append(p - pos)
             pos = p
             continue
-        if f & _N:
-            if digits == 1:
-                out.append(1)
-                pos += 1
-                continue
-            first = pos
-            while flags[pos] & _N:
-                pos += 1
-                if pos - first >= 3:
-                    out.append(pos - first)
-                    first = pos
-            if pos > first:
-                out.append(pos - first)
+        if f & _N and digits == 1:
+            out.append(1)
+            pos += 1
             continue
-        f2 = flags[pos + 1] if c == " " else f
-        stop = _WS | _L | _N | (_M if marks else 0)
-        if not f2 & stop and f:
-            p = pos + (c == " ")
-            while not flags[p] & stop and flags[p]:
-                p += 1
-            while cp(p) in _CR_LF and cp(p):
-                p += 1
-            out.append(p - pos)
-            pos = p
-            continue
-        spaces, last_break = 0, 0
-        while flags[pos + spaces] & _WS:
-            if cp(pos + spaces) in _CR_LF:
-                last_break = pos + spaces + 1
-            spaces += 1
-        step = last_break - pos if last_break else _space_step(flags, pos, n, spaces)
-        out.append(step)
-        pos += step
-
-
-def _space_step(flags, pos, n, spaces):
-    """The whitespace rules at `pos` (`\\s+(?!\\S)|\\s+`): a run of spaces
-    before a non-space gives all but its last; at the end, all; no space, one
-    character. `spaces` counts the run when the caller has (0: count it here)."""
-    while flags[pos + spaces] & _WS:
-        spaces += 1
-    if spaces > 1 and pos + spaces < n:
-        return spaces - 1
-    return spaces or 1
+        pos = scan_rest(cp, flags, pos, n, out, _WS | _L | _N | (_M if marks else 0))
 
 
 def _scan_newlines(text, start, end, out):
@@ -164,7 +129,8 @@ def _scan_newlines(text, start, end, out):
 _CUSTOM = {_GPT2: _scan_gpt2, _LLAMA3: _scan_llama3,
            _QWEN2: lambda t, s, e, o: _scan_llama3(t, s, e, o, digits=1),
            _QWEN35: lambda t, s, e, o: _scan_llama3(t, s, e, o, digits=1, marks=True),
-           _NEWLINES: _scan_newlines}
+           _NEWLINES: _scan_newlines, KIMI_K2: scan_kimi_k2,
+           AFMOE_DIGITS: scan_digit_groups, AYA_DIGITS: scan_digit_groups}
 
 
 # -- the std::regex path -------------------------------------------------------------------
@@ -266,6 +232,7 @@ def split_words(text, regex_key):
         pieces = _regex_split(regex, text, collapsed, wide, pieces)
     spans, start = [], 0
     for length in pieces:
-        spans.append((start, start + length))
+        if length:  # an empty match (superbpe's lookahead) makes an empty word: no tokens
+            spans.append((start, start + length))
         start += length
     return spans

@@ -79,6 +79,7 @@ class GGUFVocab:
         n = len(tokens)
         self.pre = None
         self.regex_key, self.byte_encode, self.ignore_merges = None, True, False
+        self.gemma4_rules = False  # llama.cpp's Gemma 4 type (pre_kinds.py)
         self.add_bos, self.add_eos, self.add_sep = False, False, False
         self.escape_whitespaces, self.clean_spaces, self.add_space_prefix = False, False, False
         specials = dict.fromkeys(k for k, _ in _SPECIAL_KEYS)
@@ -103,8 +104,9 @@ class GGUFVocab:
             self.clean_spaces = opts["clean"]
             self.ignore_merges = opts["ignore_merges"]
             self.add_bos = opts["bos"]
-            if opts["raw"]:
-                self.byte_encode, self.escape_whitespaces = False, True
+            self.gemma4_rules = opts["gemma4"]
+            if opts["raw"] or opts["utf8"]:
+                self.byte_encode, self.escape_whitespaces = False, opts["raw"]
         elif self.kind == "UGM":
             self.escape_whitespaces, self.add_eos = True, True
             specials.update(eos=1, unk=2, pad=0)
@@ -168,7 +170,7 @@ class GGUFVocab:
         self.add_bos = _flag(meta, "tokenizer.ggml.add_bos_token", self.add_bos, path)
         self.add_eos = _flag(meta, "tokenizer.ggml.add_eos_token", self.add_eos, path)
         self.add_sep = _flag(meta, "tokenizer.ggml.add_sep_token", self.add_sep, path)
-        if self.pre == "gemma4":
+        if self.gemma4_rules:
             self.add_bos = True  # llama.cpp's workaround for Gemma 4
         if self.add_bos and specials["bos"] is None:
             raise SubwordLabError("the model adds a BOS token but names none", path=path,
@@ -305,7 +307,7 @@ class GGUFVocab:
             units = (byte_level.encode_bytes(word.encode("utf-8", "surrogatepass"))
                      if self.byte_encode else word)
             whole = units in vocab and (self.ignore_merges or (
-                self.pre == "gemma4" and not word.strip("\n")))
+                self.gemma4_rules and not word.strip("\n")))
             yield w0, w1, units, whole
 
     def fallback_ids(self, piece):

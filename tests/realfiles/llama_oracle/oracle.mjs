@@ -15,7 +15,8 @@ const started = performance.now();
 const model = await llama.loadModel({modelPath: request.model, vocabOnly: true});
 const loaded = performance.now();
 const out = {plain: [], special: [], decodePlain: [], decodeSpecial: [],
-             bos: model.tokens.bos, eos: model.tokens.eos};
+             bos: model.tokens.bos, eos: model.tokens.eos,
+             addBos: model.tokens.shouldPrependBosToken, addEos: model.tokens.shouldAppendEosToken};
 for (const text of request.texts) {
     out.plain.push(Array.from(model.tokenize(text, false)));
     out.special.push(Array.from(model.tokenize(text, true)));

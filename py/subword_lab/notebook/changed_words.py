@@ -11,20 +11,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from ..reference.bpe_train import join_pair
+
 __all__ = ["ChangedWords"]
-
-
-def _apply(tokens: list[str], left: str, right: str, made: str) -> list[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        if i + 1 < len(tokens) and tokens[i] == left and tokens[i + 1] == right:
-            out.append(made)
-            i += 2
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
 
 
 class ChangedWords:
@@ -43,7 +32,7 @@ class ChangedWords:
         hit = []
         for i in sorted(self.where.get((left, right), ())):
             before = self.splits[i]
-            after = _apply(before, left, right, merge["token"])
+            after = join_pair(before, (left, right), merge["token"])[0]
             if len(after) == len(before):
                 continue
             for pair in zip(before, before[1:]):

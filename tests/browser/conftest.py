@@ -3,6 +3,15 @@
 Every request to another origin is refused and recorded; every console message,
 page error and dialog is recorded; a test fails if any of them happened and it
 did not expect it.
+
+Each test's page opens in one browser context that the whole session shares, as a
+returning visitor's tab would: Python starts from the memory snapshot that a first
+visit stored there (web/lib/snapshot.js), in about a third of a first visit's time.
+Between tests the context keeps only that snapshot: every other cache is emptied,
+and a test that dropped the snapshot (?nosnapshot, ?nosw) has it stored again, so
+every test starts from the same state. A test that needs a first visit, or that
+changes its context (routes, offline, service workers), is marked `fresh_context`
+and gets a context of its own.
 """
 from __future__ import annotations
 
@@ -125,21 +134,83 @@ class Page:
         self.page.add_script_tag(url=f"{self.site}/__test__/axe.min.js")
 
 
-@pytest.fixture
-def app(browser, site, request):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    watch = Watch(site)
+SNAPSHOT_CACHE = "subword-lab-snapshot"  # web/lib/snapshot.js
+# What Playwright itself writes to the console where it blocks the service worker: not the
+# page's words, so not counted against it.
+BLOCKED_WORKER = "Service Worker registration blocked by Playwright"
+# Empty every cache of the origin but the snapshot's; whether the snapshot is there.
+KEEP_ONLY_THE_SNAPSHOT = """async (keep) => {
+  for (const name of await caches.keys()) if (name !== keep) await caches.delete(name);
+  return caches.has(keep);
+}"""
+
+
+def new_context(browser, site, **options):
+    """A context that serves the axe script from our origin and sends every other request
+    to the watch of the test running (`watched[0]`)."""
+    context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+    watched = [Watch(site)]
     context.route(f"{site}/__test__/axe.min.js",
                   lambda route: route.fulfill(path=str(AXE), content_type="text/javascript"))
-    context.route(lambda url: not url.startswith(f"{site}/__test__/"), watch.route)
+    context.route(f"{site}/__test__/blank", lambda route: route.fulfill(
+        body="<!doctype html><title>blank</title>", content_type="text/html"))
+    context.route(lambda url: not url.startswith(f"{site}/__test__/"),
+                  lambda route: watched[0].route(route))
+    return context, watched
+
+
+class SharedContext:
+    """The session's context: a returning visitor's, holding the stored snapshot."""
+
+    def __init__(self, browser, site):
+        # Service workers are blocked here: a page a worker controls is served from its
+        # cache, out of the watch's sight (test_offline.py checks the worker, in its own).
+        self.site = site
+        self.context, self.watched = new_context(browser, site, service_workers="block")
+
+    def reset(self):
+        """Empty every cache but the snapshot's; store the snapshot if it is not there."""
+        page = self.context.new_page()
+        try:
+            page.goto(f"{self.site}/__test__/blank")
+            if page.evaluate(KEEP_ONLY_THE_SNAPSHOT, SNAPSHOT_CACHE):
+                return
+            self.watched[0] = Watch(self.site)
+            page.goto(f"{self.site}/")
+            page.wait_for_selector("html[data-snapshot]", state="attached", timeout=120_000)
+            state = page.evaluate("document.documentElement.dataset.snapshot")
+            assert state == "stored", f"the first visit stored no snapshot: {state}"
+        finally:
+            page.close()
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser, site):
+    shared = SharedContext(browser, site)
+    yield shared
+    shared.context.close()
+
+
+@pytest.fixture
+def app(browser, site, request):
+    if request.node.get_closest_marker("fresh_context"):
+        context, watched = new_context(browser, site)
+    else:
+        shared = request.getfixturevalue("shared_context")
+        shared.reset()
+        context, watched = shared.context, shared.watched
+    watch = watched[0] = Watch(site)
     page = context.new_page()
-    page.on("console", lambda msg: watch.console.append(f"{msg.type}: {msg.text}"))
+    page.on("console", lambda msg: msg.text != BLOCKED_WORKER and watch.console.append(
+        f"{msg.type}: {msg.text}"))
     page.on("pageerror", lambda error: watch.errors.append(str(error)))
     page.on("dialog", lambda dialog: (watch.dialogs.append(dialog.message), dialog.dismiss()))
     page.on("worker", lambda worker: worker.on("console", lambda msg: watch.console.append(
         f"worker {msg.type}: {msg.text}")))
     yield Page(page, site, watch)
-    context.close()
+    page.close()
+    if request.node.get_closest_marker("fresh_context"):
+        context.close()
     if not request.node.get_closest_marker("noisy"):
         assert watch.console == [], watch.console
     assert watch.errors == [], watch.errors
@@ -149,3 +220,5 @@ def app(browser, site, request):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "noisy: the test expects console output (none do yet)")
+    config.addinivalue_line("markers", "fresh_context: the test needs a first visit's browser "
+                            "context of its own (no stored snapshot, its own routes)")

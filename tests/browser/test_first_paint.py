@@ -6,11 +6,16 @@ Python is kept from starting by holding back pyodide.asm.wasm (the request hangs
 """
 from __future__ import annotations
 
+import pytest
+
 import tiktoken
 from tiktoken.load import load_tiktoken_bpe
 from tiktoken_ext.openai_public import ENDOFTEXT, r50k_pat_str
 
 import subword_lab
+
+# A context of its own: first paint comes before Python on a first visit, with routes held.
+pytestmark = pytest.mark.fresh_context
 
 HELD = "**/pyodide/pyodide.asm.wasm"
 

@@ -4,7 +4,12 @@ after the first visit (the browser context goes offline); the page must still be
 ready and tokenize as CPython does."""
 from __future__ import annotations
 
+import pytest
+
 import subword_lab
+
+# A context of its own: the service worker and an offline context are what it tests.
+pytestmark = pytest.mark.fresh_context
 
 TEXT = "Offline, the tokens still come: naïve café."
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+# A context of its own: the precomputed steps show before Python, with routes held.
+pytestmark = pytest.mark.fresh_context
+
 HELD = "**/pyodide/pyodide.asm.wasm"
 
 

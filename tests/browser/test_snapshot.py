@@ -9,6 +9,9 @@ import pytest
 
 import subword_lab
 
+# A context of its own: a first visit storing the snapshot is what it tests.
+pytestmark = pytest.mark.fresh_context
+
 TEXT = "From memory, the tokens still come: naïve café, 東京."
 
 STORED = """async () => {

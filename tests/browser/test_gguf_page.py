@@ -10,6 +10,8 @@ import subprocess
 from pathlib import Path
 
 import assets
+import pytest
+from english_check import english_left
 
 from shots import shot_path
 
@@ -88,3 +90,25 @@ def test_gguf_presets_tokenize_as_llama_cpp(app):
             assert ids == bos + expected, preset
         assert app.page.get_by_test_id("error").inner_text() == ""
     app.page.screenshot(path=shot_path("gguf-preset.png"))
+
+
+# Each language's words for the two notes Phi-3's GGUF carries (web/i18n/catalog.js):
+# SentencePiece-style BPE as llama.cpp runs it, and a token the file calls normal that
+# llama.cpp treats as a control token.
+NOTE_WORDS = {"en": ("SentencePiece-style BPE", "control token"),
+              "vi": ("BPE kiểu SentencePiece", "token điều khiển"),
+              "zh": ("SentencePiece 式 BPE", "控制词元")}
+
+
+@pytest.mark.parametrize("lang", list(NOTE_WORDS))
+def test_where_llama_cpp_departs_the_rules_say_so_in_the_page_language(app, lang):
+    """The notes a GGUF tokenizer carries (tok.rules note_keys) are in the rules line, in
+    the page's language, with the values they name; no English is left in vi and zh."""
+    app.open(f"?lang={lang}&tokenizer=phi-3-gguf")
+    app.page.get_by_test_id("settings").evaluate("details => { details.open = true; }")
+    rules = app.page.get_by_test_id("rules-text").inner_text()
+    for words in NOTE_WORDS[lang]:
+        assert words in rules, (lang, rules)
+    assert "</s>" in rules  # the control token the note names
+    if lang != "en":
+        assert english_left(app.page) == []

@@ -80,7 +80,8 @@ def test_kind_equals_llama_cpp(kind, paths, texts, tmp_path):
                    dict(more, **{"tokenizer.ggml.pre": kind}))
     tok = subword_lab.load(path)
     assert tok.rules["pre_tokenizer"] == kind
-    assert kind not in NOTES or NOTES[kind] in tok.rules["notes"]
+    assert kind not in NOTES or NOTES[kind][1] in tok.rules["notes"]
+    assert kind not in NOTES or {"key": NOTES[kind][0]} in tok.rules["note_keys"]
     batch = [t for t in texts + EDGES + _own_specials(tok) if _runs_in_llama_cpp(kind, t)]
     assert len(batch) >= 1000
     ref = _oracle(path, batch)

@@ -155,24 +155,33 @@ def _post_processor(tok, vocab):
 
 
 def _rules(vocab, meta):
+    """What tok.rules says of the file. Each note is kept twice: its English text
+    (`notes`, for the library and the CLI) and its key with the values it names
+    (`note_keys`, which the page writes in its own language)."""
     notes = []
+
+    def note(key, text, **values):
+        notes.append((text, {"key": key, **values}))
+
+    pre = vocab.pre or "default"
     if vocab.kind == "BPE" and vocab.model == "gpt2":
-        notes.append("Words are split as llama.cpp splits them for the pre-tokenizer "
-                     f"{vocab.pre or 'default'!r}, which differs from the model's own "
-                     "regex on some text (non-ASCII spaces, letters llama.cpp's tables "
-                     "class otherwise); the tokens are llama.cpp's.")
+        note("split", "Words are split as llama.cpp splits them for the pre-tokenizer "
+             f"{pre!r}, which differs from the model's own regex on some text (non-ASCII "
+             "spaces, letters llama.cpp's tables class otherwise); the tokens are "
+             "llama.cpp's.", pre=pre)
         if vocab.pre in NOTES:
-            notes.append(NOTES[vocab.pre])
+            key, text = NOTES[vocab.pre]
+            note(key, text)
     if vocab.kind == "SPM":
-        notes.append("SentencePiece-style BPE by scores, as llama.cpp runs it: no "
-                     "normalization but spaces as U+2581 and a space before the text and "
-                     "after each special token.")
+        note("spm", "SentencePiece-style BPE by scores, as llama.cpp runs it: no "
+             "normalization but spaces as U+2581 and a space before the text and after "
+             "each special token.")
     marked = [vocab.tokens[i] for i in vocab.special_cache
               if vocab.attrs[i] & CONTROL and vocab.types[i] != 3]
     if marked:
-        notes.append(f"{len(marked)} tokens the file calls normal or user-defined are "
-                     f"control tokens to llama.cpp, recognised by their text (first: "
-                     f"{marked[0]!r}).")
+        note("control", f"{len(marked)} tokens the file calls normal or user-defined are "
+             f"control tokens to llama.cpp, recognised by their text (first: "
+             f"{marked[0]!r}).", n=len(marked), first=marked[0])
     return {"format": "gguf", "model": vocab.model, "kind": vocab.kind,
             "pre_tokenizer": vocab.pre, "name": meta.get("general.name"),
             "architecture": meta.get("general.architecture"),
@@ -183,7 +192,7 @@ def _rules(vocab, meta):
                                if v is not None},
             "special_tokens_default": "recognise",
             "chat_template": "tokenizer.chat_template" in meta,
-            "notes": notes}
+            "notes": [text for text, _ in notes], "note_keys": [key for _, key in notes]}
 
 
 def gguf_summary(header) -> dict:

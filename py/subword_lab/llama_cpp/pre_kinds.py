@@ -157,17 +157,19 @@ for _names, _regexes, _opts in _KINDS:
         PRE_KINDS[_name] = (_regexes, dict({"clean": True, "ignore_merges": False,
                                         "bos": False, "raw": False, "utf8": False,
                                         "gemma4": False}, **_opts))
-# Where llama.cpp's splitting for a kind departs from the model's own (tok.rules notes).
-_DIGITS_NOTE = ("llama.cpp cuts each run of digits into a head of 1 or 2 digits and then "
-                "groups of three, and keeps the text before the run with its head until "
-                "the next split.")
+# Where llama.cpp's splitting for a kind departs from the model's own (tok.rules notes):
+# kind -> the note's key (the page writes it in its own language, web/i18n/catalog.js,
+# "cat.rules.note.<key>") and its English text (the library and the CLI).
+_DIGITS = ("digits", "llama.cpp cuts each run of digits into a head of 1 or 2 digits and "
+           "then groups of three, and keeps the text before the run with its head until "
+           "the next split.")
 NOTES = {
-    "kimi-k2": "llama.cpp keeps each run of non-Han letters whole (no split between "
-               "upper- and lower-case letters) and counts marks as other characters.",
-    "afmoe": _DIGITS_NOTE, "tiny_aya": _DIGITS_NOTE, "cohere2moe": _DIGITS_NOTE,
-    "whitespace": "llama.cpp stops with an assertion on a run of two or more whitespace "
-                  "characters holding a space; these tokens are what it gives without "
-                  "that assertion.",
+    "kimi-k2": ("kimi", "llama.cpp keeps each run of non-Han letters whole (no split between "
+                        "upper- and lower-case letters) and counts marks as other characters."),
+    "afmoe": _DIGITS, "tiny_aya": _DIGITS, "cohere2moe": _DIGITS,
+    "whitespace": ("whitespace", "llama.cpp stops with an assertion on a run of two or more "
+                                 "whitespace characters holding a space; these tokens are "
+                                 "what it gives without that assertion."),
 }
 # Kinds llama.cpp knows whose splitting is not reproduced here: refused by name.
 UNSUPPORTED: tuple = ()

@@ -109,9 +109,12 @@ function describeRules(rules) {
   if (rules.format === "gguf") {
     parts.push(t("cat.rules.gguf", {
       name: rules.name || "?", architecture: rules.architecture || "?",
-      model: rules.model, pre: rules.pre_tokenizer || "default",
+      model: rules.model, pre: rules.pre_tokenizer || t("cat.rules.ggufPreDefault"),
     }));
     if (rules.chat_template) parts.push(t("cat.rules.ggufChat"));
+    // Where llama.cpp departs from the model's own tokenizer (issue 26): the notes by key,
+    // in the page's language.
+    for (const { key, ...values } of rules.note_keys || []) parts.push(t(`cat.rules.note.${key}`, values));
   }
   if (rules.special_tokens_count != null) {
     const first = (rules.special_tokens_first || []).slice(0, 4).join(" ");

@@ -86,14 +86,21 @@ def why_trace(args: dict, emit) -> dict:
     tokenizer = REGISTRY.get(args.get("key"))
     limit = args.get("limit")
     text = _cut(str(args.get("text", "")), None if limit is None else int(limit))
-    special = args.get("special") or None
-    index = int(args.get("index", -1))
-    encoding = tokenizer.encode(text, special_tokens=special)
+    return explain_token(tokenizer, text, int(args.get("index", -1)), emit,
+                         special=args.get("special") or None)
+
+
+def explain_token(tokenizer, text: str, index: int, emit, *, special=None,
+                  add_special_tokens: bool = True) -> dict:
+    """why_trace's answer for a tokenizer in hand (the notebook's tokens widget asks this):
+    the steps behind token `index` of `tokenizer.encode(text, add_special_tokens=...,
+    special_tokens=special)`, the events to `emit`; "start" and "end" in characters."""
+    encoding = tokenizer.encode(text, special_tokens=special, add_special_tokens=add_special_tokens)
     if not 0 <= index < len(encoding.ids):
         raise SubwordLabError(f"there is no token {index} in this text "
                               f"({len(encoding.ids)} tokens)", field="index")
     if getattr(tokenizer, "gguf", None) is not None:
-        return _why_gguf(tokenizer, text, special, encoding, index, emit)
+        return _why_gguf(tokenizer, text, special, add_special_tokens, encoding, index, emit)
     word = encoding.word_ids[index]
     pieces = _pieces(tokenizer, text, special)
     if word is None or word >= len(pieces):
@@ -133,11 +140,12 @@ def why_trace(args: dict, emit) -> dict:
 _DONE = ("bpe.done", "wordpiece.done", "unigram.done")
 
 
-def _why_gguf(tokenizer, text, special, encoding, index, emit):
+def _why_gguf(tokenizer, text, special, add_special_tokens, encoding, index, emit):
     """A GGUF file's tokens come from llama.cpp's steps, not a model's tokenize: the
     encode's own events are cut at the piece that made token `index`, whole."""
     events: list = []
-    tokenizer.encode(text, special_tokens=special, on_event=events.append)
+    tokenizer.encode(text, special_tokens=special, add_special_tokens=add_special_tokens,
+                     on_event=events.append)
     pieces = next(e for e in events if e["type"] == "pre_tokenize")["pieces"]
     steps: dict = {}
     current = None

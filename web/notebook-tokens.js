@@ -5,8 +5,8 @@
 // legend. Text and tokens are linked by the page's own code (views/tokenize/linking.js):
 // pointing at a chip highlights its characters and the reverse, and the line below says
 // what the token is. A click (or Enter) on a chip asks "why this token?": the kernel
-// answers in the trait `why` (web/why.py's explain_token) and the steps are drawn below by
-// the encode view's renderers (notebook-steps.js's stepsPanel).
+// answers in the trait `why` (pipeline/why.py, as for the page) and the steps are drawn
+// below by the encode view's renderers (notebook-steps.js's stepsPanel).
 // The kernel's widget (subword_lab/notebook/tokens_widget.py) owns the synced traits: text,
 // ids, tokens, offsets, special, add_special_tokens, info, why_index, why.
 import { t, register, formatNumber } from "./i18n/index.js";

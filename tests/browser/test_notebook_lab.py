@@ -139,6 +139,8 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
         assert chip_ids(row) == runs[algo][0].encode(NOTEBOOK_SAMPLE).ids
     look(page, page.locator("[data-testid=notebook-compare]"), "notebook-compare.png")
 
+    linked_and_explained(page, tokens.nth(1), runs["wordpiece"][0])
+
     # the text is the kernel's: typing makes it encode again, and the chips follow
     first = tokens.first
     first.locator("[data-testid=text]").fill(NEW_TEXT)
@@ -164,8 +166,8 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
         look(page, widget, f"notebook-training-{algo}-played.png")
 
     # the steps widget: BPE on one word, merge by merge, ending in the encode's own tokens
-    steps = page.locator("[data-testid=notebook-steps]")
-    expect(steps).to_have_count(1)
+    steps = page.locator("[data-testid=notebook-steps]").first
+    expect(page.locator("[data-testid=notebook-steps]")).to_have_count(2)
     events = []
     encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
     position = steps.locator("[data-testid=player-position]")
@@ -176,11 +178,64 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
     assert chip_ids(steps, "result-token") == encoding.ids
     look(page, steps, "notebook-steps-bpe-end.png")
 
+    # Unigram's steps end in the lattice's n best paths, the first the one the encode took
+    unigram_steps = page.locator("[data-testid=notebook-steps]").nth(1)
+    unigram_steps.locator("[data-testid=player-end]").click()
+    encoding = runs["unigram"][0].encode("tokenization", add_special_tokens=False)
+    items = unigram_steps.locator("[data-testid=nbest-item]")
+    expect(items.first).to_be_visible()
+    assert items.count() > 1
+    assert items.first.locator(".nbest-token").all_text_contents() == \
+        [t.replace(" ", "␣") for t in encoding.tokens]
+    look(page, unigram_steps, "notebook-steps-unigram-nbest.png")
+
     # Lab's dark theme: the widgets switch to the page's dark palette
     expect(tokens.first).to_have_attribute("data-theme", "light")
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Settings$")).click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Theme$")).hover()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile("^JupyterLab Dark$")).click()
-    for widget in (*tokens.all(), *training.all(), steps):
+    for widget in (*tokens.all(), *training.all(), steps, unigram_steps):
         expect(widget).to_have_attribute("data-theme", "dark")
     look(page, tokens.first, "notebook-tokens-dark.png")
+    look(page, tokens.nth(1), "notebook-why-dark.png")
+    look(page, training.first, "notebook-training-dark.png")
+    look(page, unigram_steps, "notebook-steps-unigram-dark.png")
+
+
+def linked_and_explained(page, widget, tokenizer):
+    """Pointing at a chip highlights its characters in the text, pointing at the text its
+    chip; a click asks "why this token?" and the steps end in the tokens of its word."""
+    encoding = tokenizer.encode(NOTEBOOK_SAMPLE)
+    k = next(i for i, t in enumerate(encoding.tokens) if t.startswith("##"))  # inside a word
+    chip = widget.locator(f"[data-testid=token][data-index='{k}']")
+    seg = widget.locator(f"[data-testid=backdrop] .seg[data-index='{k}']")
+    start, end = encoding.offsets[k]
+    assert seg.text_content() == NOTEBOOK_SAMPLE[start:end]
+    chip.hover()
+    expect(seg).to_have_class(re.compile(r"\bhl\b"))
+    expect(widget.locator("[data-testid=inspector]")).to_contain_text(f'"{encoding.tokens[k]}"')
+    # the text's characters over another token's span: that token's chip lights up
+    other = next(i for i in range(len(encoding.ids)) if i != k and encoding.offsets[i][1] > encoding.offsets[i][0])
+    box = widget.locator(f"[data-testid=backdrop] .seg[data-index='{other}']").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(widget.locator(f"[data-testid=token][data-index='{other}']")).to_have_class(re.compile(r"\bhl\b"))
+    expect(chip).not_to_have_class(re.compile(r"\bhl\b"))
+    look(page, widget, "notebook-tokens-linked.png")
+
+    chip.click()
+    why = widget.locator("[data-testid=why]")
+    expect(why).to_have_attribute("data-state", "steps")
+    expect(why).to_have_attribute("data-index", str(k))
+    first = k
+    while first > 0 and encoding.tokens[first].startswith("##"):
+        first -= 1
+    last = k
+    while last + 1 < len(encoding.ids) and encoding.tokens[last + 1].startswith("##"):
+        last += 1
+    expect(why.locator("[data-testid=player-position]")).to_have_text(re.compile(r"^0 / [1-9]\d*$"))
+    why.locator("[data-testid=player-end]").click()
+    expect(why.locator("[data-testid=result-token]")).to_have_count(last - first + 1)
+    assert chip_ids(why, "result-token") == encoding.ids[first:last + 1]
+    assert NOTEBOOK_SAMPLE[encoding.offsets[first][0]:encoding.offsets[last][1]] in \
+        why.locator("[data-testid=why-title]").text_content()
+    look(page, widget, "notebook-tokens-why.png")

@@ -1,12 +1,12 @@
 """The n best segmentations the Unigram step view lists after the lattice, computed in the
-kernel for each piece of a trace (the page asks its worker, `webapi.unigram_nbest`; the
-notebook's views get them with the events, so they need no call back to the kernel)."""
+kernel for each piece of a trace (models/unigram_nbest.py, which the page's worker also
+answers with): the notebook's views get them with the events, with no call back."""
 from __future__ import annotations
 
 import math
 
 from ..models import Unigram
-from ..web.unigram import nbest_of
+from ..models.unigram_nbest import nbest_of
 
 __all__ = ["NBEST", "nbest_for"]
 

@@ -5,7 +5,7 @@ view follows): `text`, `ids`, `tokens`, `offsets` (character spans, as lists), `
 (the special-tokens mask), `add_special_tokens`, `info` (how the chips mark tokens).
 
 "Why this token?": a click on a chip sets `why_index` (writable; -1: none) and the kernel
-answers in `why`, as the page's worker does (web/why.py's `explain_token`): the model's
+answers in `why`, as the page's worker does (pipeline/why.py's `explain_token`): the model's
 `events` on the stretch of text around the token, which ends in the very tokens the encode
 gave there, with `text`, `word`, `ids`, `tokens`, `token` (the clicked one's place among
 them), `start`, `end` (the stretch, in characters), `added`, `nbest` (Unigram: the n best
@@ -18,7 +18,7 @@ import anywidget
 import traitlets
 
 from ..core.errors import SubwordLabError
-from ..web.why import explain_token
+from ..pipeline.why import explain_token
 from . import front_end
 from .convert import as_tokenizer, describe
 from .nbest import nbest_for

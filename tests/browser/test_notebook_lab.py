@@ -5,18 +5,14 @@ the chips follow, the training widgets finish and step when played, no console e
 request leaves the machine. One server for the session; screenshots in test-results/."""
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from jupyter_host import serve, watched_page
 from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,70 +22,20 @@ from train_helpers import NOTEBOOK_SAMPLE, notebook_runs  # noqa: E402
 pytest.importorskip("jupyterlab")
 pytest.importorskip("anywidget")
 
-RUNNING = re.compile(r"(http://127\.0\.0\.1:\d+)/lab")
 NEW_TEXT = "They understand how tokenizers are trained."
 
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):
     """A JupyterLab server with docs/notebook.ipynb in its empty root; its base URL."""
-    base = tmp_path_factory.mktemp("lab")
-    root, config, runtime = base / "root", base / "config", base / "runtime"
-    settings = config / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
-    for folder in (root, config / "labconfig", settings, runtime):
-        folder.mkdir(parents=True)
-    shutil.copy(ROOT / "docs" / "notebook.ipynb", root / "notebook.ipynb")
-    # no "news" prompt (it would ask the internet)
-    (config / "labconfig" / "page_config.json").write_text(json.dumps(
-        {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
-    # the notebook's own kernel starts with it (no "Select Kernel" dialog on a first open)
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"autoStartDefaultKernel": True}))
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(runtime),
-               JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
-               PYTHONPATH=os.pathsep.join([str(ROOT / "py"), os.environ.get("PYTHONPATH", "")]))
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--IdentityProvider.token=",
-         "--ServerApp.password=", "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0",
-         f"--ServerApp.root_dir={root}", "--LabApp.news_url=None",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        env=env, cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    log = []
-    url = None
-    for line in server.stderr:  # until the server says where it listens (or exits)
-        log.append(line)
-        found = RUNNING.search(line)
-        if found:
-            url = found.group(1)
-            break
-    # keep reading its log, so a full pipe never blocks the server
-    threading.Thread(target=lambda: log.extend(server.stderr), daemon=True).start()
-    if url is None:
-        server.kill()
-        pytest.fail("JupyterLab did not start:\n" + "".join(log))
-    yield url
-    server.terminate()
-    server.wait()
+    with serve(tmp_path_factory.mktemp("lab"), "jupyterlab") as url:
+        yield url
 
 
 @pytest.fixture
 def lab_page(browser, lab):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    seen = {"errors": [], "foreign": []}
-
-    def route(r):
-        if r.request.url.startswith((lab, lab.replace("http", "ws"), "blob:", "data:")):
-            r.continue_()
-        else:
-            seen["foreign"].append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and seen["errors"].append(m.text))
-    page.on("pageerror", lambda e: seen["errors"].append(str(e)))
-    yield page
-    context.close()
-    assert seen["errors"] == [] and seen["foreign"] == [], seen
+    with watched_page(browser, lab) as page:
+        yield page
 
 
 def run_all(page, lab):

@@ -3,7 +3,8 @@
 // (subword_lab/notebook/compare_widget.py) sends `rows`, one per tokenizer; `text` is editable.
 import { t, register, formatNumber } from "./i18n/index.js";
 import { el } from "./lib/dom.js";
-import { drawChips, editable } from "./notebook-tokens.js";
+import { drawChips } from "./notebook-tokens.js";
+import { editable } from "./notebook-editable.js";
 
 register({
   en: { "nb.compare.row": "{name}: {n} tokens, {ratio} characters per token" },

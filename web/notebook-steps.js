@@ -1,26 +1,56 @@
 // notebook.steps(tokenizer, word): how the model cut one word, on the player, drawn by the
 // encode view's own renderers (views/encode/): BPE's merges by rank, WordPiece's greedy
-// match, Unigram's lattice. The kernel (subword_lab/notebook/steps_widget.py) sends the
-// encode's events as the trait `events`; a new `word` sends new events and the view follows.
+// match, Unigram's lattice and, at its last step, the n best segmentations. The kernel
+// (subword_lab/notebook/steps_widget.py) sends the encode's events as the trait `events`,
+// and for Unigram the n best lists as `nbest`; a new `word` sends new ones and the view follows.
+// notebook.tokens draws its "why this token?" answer with the same panel (stepsPanel).
 import { t, register } from "./i18n/index.js";
 import { el } from "./lib/dom.js";
 import { Player } from "./lib/player.js";
-import { editable } from "./notebook-tokens.js";
+import { editable } from "./notebook-editable.js";
 import { createBpeEncodeRenderer } from "./views/encode/bpe.js";
 import { createWordPieceEncodeRenderer } from "./views/encode/wordpiece.js";
 import { createUnigramEncodeRenderer } from "./views/encode/unigram.js";
 
 register({
-  en: { "nb.word": "Word", "nb.nbest": "ask the Subword Lab page; the notebook widget shows the path taken." },
-  vi: { "nb.word": "Từ", "nb.nbest": "hãy xem trên trang Subword Lab; widget trong notebook chỉ cho thấy đường đã chọn." },
-  zh: { "nb.word": "单词", "nb.nbest": "请在 Subword Lab 网页中查看；笔记本小部件只显示所选的路径。" },
+  en: { "nb.word": "Word", "nb.nbest": "the kernel sent no list for this word." },
+  vi: { "nb.word": "Từ", "nb.nbest": "kernel không gửi danh sách cho từ này." },
+  zh: { "nb.word": "单词", "nb.nbest": "内核没有发来这个词的列表。" },
 });
 
 const RENDERERS = { BPE: createBpeEncodeRenderer, WordPiece: createWordPieceEncodeRenderer,
                     Unigram: createUnigramEncodeRenderer };
 
-// The n best segmentations need the page's Python; here they say where to find them.
-const noEngine = { request: () => Promise.reject(new Error(t("nb.nbest"))) };
+// What the Unigram renderer asks the page's worker for (webapi.unigram_nbest), answered
+// from the lists the kernel sent with the events: `answers()` gives them, one per word.
+function kernelLists(answers) {
+  return {
+    request(_kind, { args }) {
+      const found = answers().find((answer) => answer.word === args.word);
+      return found ? Promise.resolve(found) : Promise.reject(new Error(t("nb.nbest")));
+    },
+  };
+}
+
+// A player and the model's renderer in `root`; show({events, ids, tokens, offsets?, text},
+// nbest) loads one trace on the player at its first step.
+export function stepsPanel(root, info) {
+  const playerBox = el("div", "enc-player");
+  const stage = el("div", "enc-stage");
+  root.append(playerBox, stage);
+  const player = new Player({ container: playerBox, scope: root });
+  let lists = [];
+  const renderer = RENDERERS[info.model]({ root: stage, player, engine: kernelLists(() => lists) });
+  if (renderer.root) stage.replaceChildren(renderer.root);
+  return {
+    player,
+    show(trace, nbest = []) {
+      lists = nbest;
+      // the renderers key their n-best cache by tokenizer: here there is one, the kernel's
+      player.load(renderer.show({ ...trace, key: "kernel", info }), 0);
+    },
+  };
+}
 
 export function renderSteps(model, root) {
   root.classList.add("enc-view");
@@ -28,22 +58,16 @@ export function renderSteps(model, root) {
   word.type = "text";
   word.dataset.testid = "word";
   word.setAttribute("aria-label", t("nb.word"));
-  const playerBox = el("div", "enc-player");
-  const stage = el("div", "enc-stage");
-  root.append(word, playerBox, stage);
-  const player = new Player({ container: playerBox, scope: root });
-  const renderer = RENDERERS[model.get("info").model]({ root: stage, player, engine: noEngine });
-  if (renderer.root) stage.replaceChildren(renderer.root);
+  root.append(word);
+  const panel = stepsPanel(root, model.get("info"));
 
   const typed = editable(model, "word", word);
   const show = () => {
-    const text = model.get("word");
     typed.show();
-    const trace = { events: model.get("events"), ids: model.get("ids"), tokens: model.get("tokens"),
-                    offsets: model.get("offsets"), text, key: null, info: model.get("info") };
-    player.load(renderer.show(trace), 0);
+    panel.show({ events: model.get("events"), ids: model.get("ids"), tokens: model.get("tokens"),
+                 offsets: model.get("offsets"), text: model.get("word") }, model.get("nbest"));
   };
   model.on("change:events", show);
   show();
-  return () => { typed.stop(); player.pause(); model.off("change:events", show); };
+  return () => { typed.stop(); panel.player.pause(); model.off("change:events", show); };
 }

@@ -1,23 +1,42 @@
 // notebook.tokens(tokenizer, text): the chips of one encoding, drawn as the page draws them
 // (lib/tokens.js: colour by id, the id under each chip, spaces and bytes made visible), with
-// the counts, the text (editable: the kernel encodes it again and the chips follow), the
-// special-tokens choice, a line that says what the pointed token covers, and the legend.
+// the counts, the text (editable: the kernel encodes it again and the chips follow) over the
+// page's coloured layer (views/tokenize/text-layer.js), the special-tokens choice and the
+// legend. Text and tokens are linked by the page's own code (views/tokenize/linking.js):
+// pointing at a chip highlights its characters and the reverse, and the line below says
+// what the token is. A click (or Enter) on a chip asks "why this token?": the kernel
+// answers in the trait `why` (pipeline/why.py, as for the page) and the steps are drawn
+// below by the encode view's renderers (notebook-steps.js's stepsPanel).
 // The kernel's widget (subword_lab/notebook/tokens_widget.py) owns the synced traits: text,
-// ids, tokens, offsets, special, add_special_tokens, info.
+// ids, tokens, offsets, special, add_special_tokens, info, why_index, why.
 import { t, register, formatNumber } from "./i18n/index.js";
 import { el, setText } from "./lib/dom.js";
-import { tokenChip, tokenOptions, pieces, marksIn, markText, explain, byteJoins, visible } from "./lib/tokens.js";
+import { tokenChip, tokenOptions, pieces, marksIn, markText, byteJoins, visible } from "./lib/tokens.js";
+import { TextLayer } from "./views/tokenize/text-layer.js";
+import { TokenLinks } from "./views/tokenize/linking.js";
+import { editable } from "./notebook-editable.js";
+import { stepsPanel } from "./notebook-steps.js";
 
 register({
   en: { "nb.tokens": "Tokens", "nb.chars": "Characters", "nb.addSpecial": "Add special tokens",
-        "nb.text": "Text", "nb.none": "No tokens.", "nb.legend": "What the marks mean" },
+        "nb.text": "Text", "nb.none": "No tokens.", "nb.legend": "What the marks mean",
+        "nb.whyHint": "Click a token to see why the model cut it so.",
+        "nb.why": "Why {token}? The model's steps on {text}:",
+        "nb.whyAdded": "{token} is an added token: it was matched in the text whole, not made by the model.",
+        "nb.whyNone": "No steps for this token: {reason}" },
   vi: { "nb.tokens": "Số token", "nb.chars": "Số ký tự", "nb.addSpecial": "Thêm token đặc biệt",
-        "nb.text": "Văn bản", "nb.none": "Không có token nào.", "nb.legend": "Ý nghĩa các dấu" },
+        "nb.text": "Văn bản", "nb.none": "Không có token nào.", "nb.legend": "Ý nghĩa các dấu",
+        "nb.whyHint": "Bấm vào một token để xem vì sao mô hình cắt như vậy.",
+        "nb.why": "Vì sao có {token}? Các bước của mô hình trên {text}:",
+        "nb.whyAdded": "{token} là token thêm vào: nó được khớp nguyên vẹn trong văn bản, không do mô hình tạo ra.",
+        "nb.whyNone": "Token này không có bước nào: {reason}" },
   zh: { "nb.tokens": "词元数", "nb.chars": "字符数", "nb.addSpecial": "添加特殊词元",
-        "nb.text": "文本", "nb.none": "没有词元。", "nb.legend": "各标记的含义" },
+        "nb.text": "文本", "nb.none": "没有词元。", "nb.legend": "各标记的含义",
+        "nb.whyHint": "点击一个词元，看看模型为什么这样切分。",
+        "nb.why": "为什么是 {token}？模型在 {text} 上的步骤：",
+        "nb.whyAdded": "{token} 是添加的词元：它在文本中被整体匹配，不是模型生成的。",
+        "nb.whyNone": "这个词元没有步骤：{reason}" },
 });
-
-const TYPING_PAUSE = 150; // ms after the last key before the kernel is asked again
 
 function stat(list, key, testid) {
   const box = el("div");
@@ -53,22 +72,12 @@ export function drawChips(list, { ids, tokens, offsets, special }, info) {
   return marks;
 }
 
-// A text field bound to the string trait `name`: what the reader types goes to the kernel
-// after a pause; `show()` puts the trait's value in, unless the reader is typing there.
-export function editable(model, name, field) {
-  let typing = 0;
-  field.spellcheck = false;
-  field.addEventListener("input", () => {
-    clearTimeout(typing);
-    typing = setTimeout(() => { model.set(name, field.value); model.save_changes(); }, TYPING_PAUSE);
-  });
-  return {
-    show() {
-      const value = model.get(name);
-      if (field.value !== value && field.ownerDocument.activeElement !== field) field.value = value;
-    },
-    stop() { clearTimeout(typing); },
-  };
+// Python's character offsets as UTF-16 ones (what the text box and the layer count).
+function utf16Offsets(text, offsets) {
+  const units = [0];
+  for (const ch of text) units.push(units[units.length - 1] + ch.length);
+  const at = (i) => units[Math.min(i, units.length - 1)];
+  return offsets.map(([start, end]) => [at(start), at(end)]);
 }
 
 export function renderTokens(model, root) {
@@ -82,59 +91,114 @@ export function renderTokens(model, root) {
   const specialLabel = el("label", "nb-special");
   specialLabel.append(special, " ", t("nb.addSpecial"));
   bar.append(counts, specialLabel);
+  const box = el("div", "textbox");
+  const backdrop = el("div", "backdrop");
+  backdrop.dataset.testid = "backdrop";
+  backdrop.setAttribute("aria-hidden", "true");
   const text = el("textarea");
   text.rows = 2;
   text.dataset.testid = "text";
-  const typed = editable(model, "text", text);
   text.setAttribute("aria-label", t("nb.text"));
+  box.append(backdrop, text);
+  const typed = editable(model, "text", text);
+  text.addEventListener("scroll", () => { backdrop.scrollTop = text.scrollTop; });
   const list = el("div", "nb-tokens");
   list.dataset.testid = "tokens";
   list.setAttribute("role", "list");
   list.setAttribute("aria-label", t("nb.tokens"));
   const inspect = el("p", "nb-inspect", t("tok.inspector"));
+  inspect.dataset.testid = "inspector";
   inspect.setAttribute("aria-live", "polite");
   const legend = el("ul", "nb-legend");
   legend.setAttribute("aria-label", t("nb.legend"));
-  root.append(bar, text, list, inspect, legend);
+  const whyBox = el("section", "enc-view nb-why");
+  whyBox.dataset.testid = "why";
+  const whyTitle = el("p", "nb-why-title", t("nb.whyHint"));
+  whyTitle.dataset.testid = "why-title";
+  whyBox.append(whyTitle);
+  root.append(bar, box, list, inspect, legend, whyBox);
+
+  // The page's linking code sees this widget as it sees the tokenize view.
+  const layer = new TextLayer(backdrop, text);
+  let chips = [];
+  const tokenList = {
+    focusIndex: 0, joins: new Map(), highlighted: -1,
+    tokenAt: (i) => chips[i] || null,
+    revealToken: (i) => chips[i] || null,
+    setHighlight(i) { this.highlighted = i; },
+    segmentOf: (i) => layer.segmentOf(i),
+    revealSegment: (i) => layer.reveal(i, tokenList.highlighted),
+  };
+  layer.highlighted = () => tokenList.highlighted;
+  const view = {
+    el: { text, tokens: list, inspector: inspect }, list: tokenList, result: null, resultText: "",
+    info: new Map(), current: "kernel",
+    why(index) { model.set("why_index", index); model.save_changes(); },
+  };
+  const links = new TokenLinks(view);
+  links.bind();
 
   let frame = 0;
   const draw = () => {
     frame = 0;
-    const ids = model.get("ids"), tokens = model.get("tokens"), offsets = model.get("offsets");
-    const specials = model.get("special"), info = model.get("info");
+    const ids = model.get("ids"), tokens = model.get("tokens"), specials = model.get("special");
+    const info = model.get("info");
     const source = model.get("text");
+    const offsets = utf16Offsets(source, model.get("offsets"));
     typed.show();
     special.checked = model.get("add_special_tokens");
     const marks = drawChips(list, { ids, tokens, offsets, special: specials }, info);
+    chips = [...list.querySelectorAll("[data-testid=token]")];
+    chips.forEach((chip, i) => { chip.tabIndex = i === 0 ? 0 : -1; });
+    tokenList.focusIndex = 0;
+    tokenList.joins = new Map(chips.flatMap((chip, i) => (chip.dataset.joins ? [[i, { title: chip.title }]] : [])));
+    view.result = { ids, tokens, offsets, special: specials };
+    view.resultText = source;
+    view.info.set("kernel", info);
+    links.highlighted = -2; // the chips are new: no highlight, the inspector says so
+    links.highlight(-1);
+    layer.draw(view.result, source, 0, source.length, -1);
     setText(count, formatNumber(ids.length));
     setText(chars, formatNumber(source.length));
     legend.replaceChildren(...[...marks].map((mark) => el("li", "", markText(mark))));
   };
   const redraw = () => { frame ||= requestAnimationFrame(draw); };
 
-  const point = (event) => {
-    const chip = event.target.closest?.(".tok");
-    if (!chip || !list.contains(chip)) return;
-    const i = Number(chip.dataset.index);
-    const [start, end] = model.get("offsets")[i];
-    const token = model.get("tokens")[i];
-    const options = tokenOptions(model.get("info"), model.get("ids")[i], { special: Boolean(model.get("special")[i]) });
-    const covers = start < end ? t("tok.covers", { start, end, text: visible(model.get("text").slice(start, end)) })
-      : t("tok.coversNone");
-    const note = explain(token, options);
-    setText(inspect, `${visible(token)} (id ${chip.dataset.tokenId}): ${covers}${note ? ` · ${note}` : ""}`);
+  let panel = null;
+  const showWhy = () => {
+    const why = model.get("why");
+    whyBox.dataset.state = why.events ? (why.added ? "added" : "steps") : why.error ? "none" : "idle";
+    whyBox.dataset.index = String(why.index ?? -1);
+    const token = why.index >= 0 ? JSON.stringify(visible(model.get("tokens")[why.index] ?? "")) : "";
+    if (why.error) setText(whyTitle, t("nb.whyNone", { reason: why.error }));
+    else if (why.added) setText(whyTitle, t("nb.whyAdded", { token }));
+    else if (why.events) setText(whyTitle, t("nb.why", { token, text: JSON.stringify(why.text) }));
+    else setText(whyTitle, t("nb.whyHint"));
+    const steps = Boolean(why.events) && !why.added;
+    if (steps && !panel) {
+      const stage = el("div", "nb-why-steps");
+      whyBox.append(stage);
+      panel = stepsPanel(stage, model.get("info"));
+    }
+    if (panel) {
+      panel.player.pause();
+      whyBox.querySelector(".nb-why-steps").hidden = !steps;
+      if (steps) panel.show({ events: why.events, ids: why.ids, tokens: why.tokens, text: why.text }, why.nbest);
+    }
   };
-  list.addEventListener("pointerover", point);
-  list.addEventListener("focusin", point);
+  model.on("change:why", showWhy);
 
   special.addEventListener("change", () => { model.set("add_special_tokens", special.checked); model.save_changes(); });
 
   const traits = ["text", "ids", "tokens", "offsets", "special", "info", "add_special_tokens"];
   for (const name of traits) model.on(`change:${name}`, redraw);
   draw();
+  showWhy();
   return () => {
     typed.stop();
     cancelAnimationFrame(frame);
+    panel?.player.pause();
+    model.off("change:why", showWhy);
     for (const name of traits) model.off(`change:${name}`, redraw);
   };
 }

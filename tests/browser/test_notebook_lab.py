@@ -5,18 +5,14 @@ the chips follow, the training widgets finish and step when played, no console e
 request leaves the machine. One server for the session; screenshots in test-results/."""
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from jupyter_host import serve, watched_page
 from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,70 +22,20 @@ from train_helpers import NOTEBOOK_SAMPLE, notebook_runs  # noqa: E402
 pytest.importorskip("jupyterlab")
 pytest.importorskip("anywidget")
 
-RUNNING = re.compile(r"(http://127\.0\.0\.1:\d+)/lab")
 NEW_TEXT = "They understand how tokenizers are trained."
 
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):
     """A JupyterLab server with docs/notebook.ipynb in its empty root; its base URL."""
-    base = tmp_path_factory.mktemp("lab")
-    root, config, runtime = base / "root", base / "config", base / "runtime"
-    settings = config / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
-    for folder in (root, config / "labconfig", settings, runtime):
-        folder.mkdir(parents=True)
-    shutil.copy(ROOT / "docs" / "notebook.ipynb", root / "notebook.ipynb")
-    # no "news" prompt (it would ask the internet)
-    (config / "labconfig" / "page_config.json").write_text(json.dumps(
-        {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
-    # the notebook's own kernel starts with it (no "Select Kernel" dialog on a first open)
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"autoStartDefaultKernel": True}))
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(runtime),
-               JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
-               PYTHONPATH=os.pathsep.join([str(ROOT / "py"), os.environ.get("PYTHONPATH", "")]))
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--IdentityProvider.token=",
-         "--ServerApp.password=", "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0",
-         f"--ServerApp.root_dir={root}", "--LabApp.news_url=None",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        env=env, cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    log = []
-    url = None
-    for line in server.stderr:  # until the server says where it listens (or exits)
-        log.append(line)
-        found = RUNNING.search(line)
-        if found:
-            url = found.group(1)
-            break
-    # keep reading its log, so a full pipe never blocks the server
-    threading.Thread(target=lambda: log.extend(server.stderr), daemon=True).start()
-    if url is None:
-        server.kill()
-        pytest.fail("JupyterLab did not start:\n" + "".join(log))
-    yield url
-    server.terminate()
-    server.wait()
+    with serve(tmp_path_factory.mktemp("lab"), "jupyterlab") as url:
+        yield url
 
 
 @pytest.fixture
 def lab_page(browser, lab):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    seen = {"errors": [], "foreign": []}
-
-    def route(r):
-        if r.request.url.startswith((lab, lab.replace("http", "ws"), "blob:", "data:")):
-            r.continue_()
-        else:
-            seen["foreign"].append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and seen["errors"].append(m.text))
-    page.on("pageerror", lambda e: seen["errors"].append(str(e)))
-    yield page
-    context.close()
-    assert seen["errors"] == [] and seen["foreign"] == [], seen
+    with watched_page(browser, lab) as page:
+        yield page
 
 
 def run_all(page, lab):
@@ -139,6 +85,8 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
         assert chip_ids(row) == runs[algo][0].encode(NOTEBOOK_SAMPLE).ids
     look(page, page.locator("[data-testid=notebook-compare]"), "notebook-compare.png")
 
+    linked_and_explained(page, tokens.nth(1), runs["wordpiece"][0])
+
     # the text is the kernel's: typing makes it encode again, and the chips follow
     first = tokens.first
     first.locator("[data-testid=text]").fill(NEW_TEXT)
@@ -164,8 +112,8 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
         look(page, widget, f"notebook-training-{algo}-played.png")
 
     # the steps widget: BPE on one word, merge by merge, ending in the encode's own tokens
-    steps = page.locator("[data-testid=notebook-steps]")
-    expect(steps).to_have_count(1)
+    steps = page.locator("[data-testid=notebook-steps]").first
+    expect(page.locator("[data-testid=notebook-steps]")).to_have_count(2)
     events = []
     encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
     position = steps.locator("[data-testid=player-position]")
@@ -176,11 +124,64 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
     assert chip_ids(steps, "result-token") == encoding.ids
     look(page, steps, "notebook-steps-bpe-end.png")
 
+    # Unigram's steps end in the lattice's n best paths, the first the one the encode took
+    unigram_steps = page.locator("[data-testid=notebook-steps]").nth(1)
+    unigram_steps.locator("[data-testid=player-end]").click()
+    encoding = runs["unigram"][0].encode("tokenization", add_special_tokens=False)
+    items = unigram_steps.locator("[data-testid=nbest-item]")
+    expect(items.first).to_be_visible()
+    assert items.count() > 1
+    assert items.first.locator(".nbest-token").all_text_contents() == \
+        [t.replace(" ", "␣") for t in encoding.tokens]
+    look(page, unigram_steps, "notebook-steps-unigram-nbest.png")
+
     # Lab's dark theme: the widgets switch to the page's dark palette
     expect(tokens.first).to_have_attribute("data-theme", "light")
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Settings$")).click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Theme$")).hover()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile("^JupyterLab Dark$")).click()
-    for widget in (*tokens.all(), *training.all(), steps):
+    for widget in (*tokens.all(), *training.all(), steps, unigram_steps):
         expect(widget).to_have_attribute("data-theme", "dark")
     look(page, tokens.first, "notebook-tokens-dark.png")
+    look(page, tokens.nth(1), "notebook-why-dark.png")
+    look(page, training.first, "notebook-training-dark.png")
+    look(page, unigram_steps, "notebook-steps-unigram-dark.png")
+
+
+def linked_and_explained(page, widget, tokenizer):
+    """Pointing at a chip highlights its characters in the text, pointing at the text its
+    chip; a click asks "why this token?" and the steps end in the tokens of its word."""
+    encoding = tokenizer.encode(NOTEBOOK_SAMPLE)
+    k = next(i for i, t in enumerate(encoding.tokens) if t.startswith("##"))  # inside a word
+    chip = widget.locator(f"[data-testid=token][data-index='{k}']")
+    seg = widget.locator(f"[data-testid=backdrop] .seg[data-index='{k}']")
+    start, end = encoding.offsets[k]
+    assert seg.text_content() == NOTEBOOK_SAMPLE[start:end]
+    chip.hover()
+    expect(seg).to_have_class(re.compile(r"\bhl\b"))
+    expect(widget.locator("[data-testid=inspector]")).to_contain_text(f'"{encoding.tokens[k]}"')
+    # the text's characters over another token's span: that token's chip lights up
+    other = next(i for i in range(len(encoding.ids)) if i != k and encoding.offsets[i][1] > encoding.offsets[i][0])
+    box = widget.locator(f"[data-testid=backdrop] .seg[data-index='{other}']").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(widget.locator(f"[data-testid=token][data-index='{other}']")).to_have_class(re.compile(r"\bhl\b"))
+    expect(chip).not_to_have_class(re.compile(r"\bhl\b"))
+    look(page, widget, "notebook-tokens-linked.png")
+
+    chip.click()
+    why = widget.locator("[data-testid=why]")
+    expect(why).to_have_attribute("data-state", "steps")
+    expect(why).to_have_attribute("data-index", str(k))
+    first = k
+    while first > 0 and encoding.tokens[first].startswith("##"):
+        first -= 1
+    last = k
+    while last + 1 < len(encoding.ids) and encoding.tokens[last + 1].startswith("##"):
+        last += 1
+    expect(why.locator("[data-testid=player-position]")).to_have_text(re.compile(r"^0 / [1-9]\d*$"))
+    why.locator("[data-testid=player-end]").click()
+    expect(why.locator("[data-testid=result-token]")).to_have_count(last - first + 1)
+    assert chip_ids(why, "result-token") == encoding.ids[first:last + 1]
+    assert NOTEBOOK_SAMPLE[encoding.offsets[first][0]:encoding.offsets[last][1]] in \
+        why.locator("[data-testid=why-title]").text_content()
+    look(page, widget, "notebook-tokens-why.png")

@@ -59,10 +59,23 @@ def test_widgets_state_is_the_librarys(executed):
         assert (state["ids"], state["tokens"]) == (encoding.ids, encoding.tokens)
         assert [tuple(o) for o in state["offsets"]] == encoding.offsets
     steps = [s for s in states if s["widget"] == "steps"]
-    assert len(steps) == 1 and steps[0]["word"] == " tokenization"
-    events = []
-    encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
-    assert steps[0]["events"] == json.loads(json.dumps(events)) and steps[0]["ids"] == encoding.ids
+    assert [s["word"] for s in steps] == [" tokenization", "tokenization"]
+    for state, algo in zip(steps, ("bpe", "unigram")):
+        events = []
+        encoding = runs[algo][0].encode(state["word"], on_event=events.append, add_special_tokens=False)
+        assert state["events"] == json.loads(json.dumps(events)) and state["ids"] == encoding.ids
+    # Unigram's n best: segmentations of the word, best first, each scored by its pieces'
+    # log probabilities in the trained model; the first is the path the encode took
+    assert steps[0]["nbest"] == []
+    (listed,) = steps[1]["nbest"]
+    scores = dict(json.loads(runs["unigram"][0].to_str())["model"]["vocab"])
+    paths = listed["paths"]
+    assert listed["word"] == "▁tokenization" and paths[0]["pieces"] == steps[1]["tokens"]
+    assert len(paths) == min(5, listed["segmentations"]) > 1
+    for path in paths:
+        assert "".join(path["pieces"]) == listed["word"]
+        assert path["score"] == pytest.approx(sum(scores[p] for p in path["pieces"]))
+    assert [p["score"] for p in paths] == sorted((p["score"] for p in paths), reverse=True)
     compare = [s for s in states if s["widget"] == "compare"]
     assert len(compare) == 1 and compare[0]["text"] == SAMPLE
     assert [r["name"] for r in compare[0]["rows"]] == ["BPE", "WordPiece", "Unigram"]

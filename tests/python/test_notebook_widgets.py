@@ -280,3 +280,61 @@ def test_without_the_front_end_one_error(monkeypatch, tmp_path):
     with pytest.raises(notebook.MissingExtra, match="build.py wheel") as caught:
         front_end.web_root()
     assert caught.value._render_traceback_() == [f"SubwordLabError: {caught.value}"]
+
+
+WHY_TEXT = "Tokenizers cut unbelievable words, naïvely!"
+
+
+@pytest.mark.parametrize("add_special", [True, False])
+def test_why_is_the_pages_answer_and_ends_in_the_encodes_tokens(bert_json, add_special):
+    from subword_lab.web import api as webapi
+    from subword_lab.web.registry import REGISTRY
+    theirs = hf.Tokenizer.from_file(str(bert_json))
+    widget = notebook.tokens(str(bert_json), WHY_TEXT, add_special_tokens=add_special)
+    expected = theirs.encode(WHY_TEXT, add_special_tokens=add_special)
+    REGISTRY.add("notebook-why", "bert", widget.tokenizer)
+    answered = 0
+    for index, token in enumerate(expected.tokens):
+        widget.why_index = index  # what a click on chip `index` sets
+        why = widget.why
+        assert why["index"] == index
+        if expected.special_tokens_mask[index]:  # [CLS], [SEP]: no model made them
+            assert "post-processor" in why["error"] and "events" not in why
+            continue
+        # the stretch's tokens are the very tokens tokenizers gives there, the clicked one among them
+        first = index - why["token"]
+        assert why["tokens"] == expected.tokens[first:first + len(why["tokens"])]
+        assert why["ids"] == expected.ids[first:first + len(why["ids"])]
+        assert WHY_TEXT[why["start"]:why["end"]] == why["text"]
+        assert why["events"][-1]["type"] == "wordpiece.done"
+        assert [row[0] for row in why["events"][-1]["tokens"]] == why["tokens"]
+        # and the page's worker gives the same steps for the same token
+        if add_special:
+            events = []
+            page = json.loads(webapi.why_trace(json.dumps(
+                {"key": "notebook-why", "text": WHY_TEXT, "index": index, "limit": None}),
+                lambda e: events.append(json.loads(e))))
+            assert json.loads(json.dumps(why["events"])) == events
+            assert {k: page[k] for k in ("text", "word", "ids", "tokens", "token", "added")} == \
+                {k: why[k] for k in ("text", "word", "ids", "tokens", "token", "added")}
+        answered += 1
+    assert answered == expected.special_tokens_mask.count(0) > 5
+    widget.text = "x"  # a new text: no answer stands for it
+    assert (widget.why_index, widget.why) == (-1, {})
+
+
+def test_why_and_steps_list_unigrams_n_best_as_sentencepiece(botchan_unigram_model):
+    import sentencepiece as spm
+    sp = spm.SentencePieceProcessor(model_file=str(botchan_unigram_model))
+    steps = notebook.steps(str(botchan_unigram_model), "unbelievable")
+    tokens = notebook.tokens(str(botchan_unigram_model), "He was unbelievable")
+    tokens.why_index = tokens.tokens.index("▁un")
+    assert steps.tokens == sp.encode("unbelievable", out_type=str)
+    for answer in (steps.nbest, tokens.why["nbest"]):
+        (listed,) = answer
+        assert listed["word"] == "▁unbelievable"
+        assert [p["pieces"] for p in listed["paths"]] == sp.nbest_encode_as_pieces("unbelievable", 5)
+        assert listed["paths"][0]["pieces"] == steps.tokens
+        assert sum(p["probability"] for p in listed["paths"]) <= 1
+    steps.word = "the"
+    assert [p["pieces"] for p in steps.nbest[0]["paths"]] == sp.nbest_encode_as_pieces("the", 5)

@@ -27,7 +27,7 @@ __all__ = ["ENTRY", "SHEETS", "web_root", "modules", "esm"]
 
 ENTRY = "notebook.js"
 # The widget's stylesheets, in cascade order (palette-dark.css applies on a dark host).
-SHEETS = ("palette.css", "palette-dark.css", "style.css", "views/encode.css", "views/train.css", "views/unigram.css",
+SHEETS = ("palette.css", "palette-dark.css", "style.css", "textbox.css", "views/encode.css", "views/train.css", "views/unigram.css",
           "notebook.css")
 BASE_URL = "https://subword-lab.invalid/web/"
 

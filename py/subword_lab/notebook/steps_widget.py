@@ -4,7 +4,8 @@ page's encode view renderers from the model's events (docs/events.md, "Encoding:
 
 Synced traits: `word` (writable: the steps follow), `events` (the encode's events),
 `ids`, `tokens`, `offsets` (of that encode, offsets in UTF-16 code units as the page's
-renderers read them), `info`.
+renderers read them), `info`, and for a Unigram model `nbest`: the n best segmentations
+of each piece, listed beside the lattice's last step as the page lists them (nbest.py).
 """
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ import traitlets
 from ..core.errors import SubwordLabError
 from . import front_end
 from .convert import as_tokenizer, describe
+from .nbest import nbest_for
 
-__all__ = ["StepsWidget", "steps", "MAX_WORD"]
+__all__ = ["StepsWidget", "steps", "MAX_WORD", "utf16"]
 
 MAX_WORD = 200  # characters: a step view is for one word or a short phrase
 
 
-def _utf16(text: str, offsets) -> list[list[int]]:
+def utf16(text: str, offsets) -> list[list[int]]:
     """Character offsets as UTF-16 offsets (what JavaScript strings count)."""
     units = [0]
     for ch in text:
@@ -37,6 +39,7 @@ class StepsWidget(anywidget.AnyWidget):
     tokens = traitlets.List(traitlets.Unicode()).tag(sync=True)
     offsets = traitlets.List(traitlets.List(traitlets.Int())).tag(sync=True)
     info = traitlets.Dict().tag(sync=True)
+    nbest = traitlets.List(traitlets.Dict()).tag(sync=True)
 
     def __init__(self, tokenizer, word: str) -> None:
         self.tokenizer = as_tokenizer(tokenizer)
@@ -68,7 +71,8 @@ class StepsWidget(anywidget.AnyWidget):
             self.events = events
             self.ids = list(encoding.ids)
             self.tokens = list(encoding.tokens)
-            self.offsets = _utf16(self.word, encoding.offsets)
+            self.offsets = utf16(self.word, encoding.offsets)
+            self.nbest = nbest_for(self.tokenizer, events)
 
 
 def steps(tokenizer, word: str) -> StepsWidget:

@@ -17,7 +17,7 @@ import math
 
 from ..core.errors import SubwordLabError
 from ..models import Unigram
-from ..models.unigram import log_add
+from ..models.unigram_nbest import nbest_of
 from .course import TOY_WORDS as COURSE_TOY_WORDS
 from .registry import REGISTRY
 
@@ -64,33 +64,6 @@ def course_toy_unigram(args_json: str = "{}", emit=None) -> str:
         REGISTRY.add(COURSE_TOY_KEY, "course toy corpus (Unigram, all strict substrings)",
                      build_course_toy_tokenizer())
     return json.dumps(REGISTRY.info(COURSE_TOY_KEY))
-
-
-def log_partition(model, word: str) -> tuple:
-    """(log Z, number of segmentations) over the usable edges of the word's lattice."""
-    n = len(word)
-    forward = [-math.inf] * (n + 1)
-    paths = [0] * (n + 1)
-    forward[0], paths[0] = 0.0, 1
-    for start, row in enumerate(model.lattice(word)):
-        for end, piece_id, score, _ in row:
-            if piece_id is None or forward[start] == -math.inf:
-                continue
-            forward[end] = log_add(forward[end], forward[start] + score)
-            paths[end] += paths[start]
-    return forward[n], paths[n]
-
-
-def nbest_of(model, word: str, n: int) -> dict:
-    paths = model.nbest(word, n)
-    log_z, count = log_partition(model, word) if paths else (-math.inf, 0)
-    listed = -math.inf
-    for _, score in paths:
-        listed = log_add(listed, score)
-    return {"word": word, "n": n, "segmentations": count, "log_z": log_z, "paths": [
-        {"pieces": pieces, "score": score, "probability": math.exp(score - log_z),
-         "share_of_listed": math.exp(score - listed)}
-        for pieces, score in paths]}
 
 
 def unigram_nbest(args_json: str, emit=None) -> str:

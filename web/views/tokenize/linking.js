@@ -6,6 +6,10 @@ import { explain } from "../../lib/tokens.js";
 import { tokenOptions } from "./token-list.js";
 import "../../i18n/tokenize.js";
 
+// The document or shadow root `node` is in (the notebook widgets draw in a shadow root,
+// where document.activeElement is the host and document.elementsFromPoint stops at it).
+const rootOf = (node) => /** @type {Document | ShadowRoot} */ (node.getRootNode());
+
 const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity };
 
 export class TokenLinks {
@@ -25,7 +29,7 @@ export class TokenLinks {
       if (chip) this.highlight(Number(chip.dataset.index), { from: "token" });
     });
     tokens.addEventListener("pointerleave", () => {
-      const focused = /** @type {HTMLElement} */ (document.activeElement);
+      const focused = /** @type {HTMLElement} */ (rootOf(tokens).activeElement);
       if (tokens.contains(focused) && focused.dataset.index) this.highlight(Number(focused.dataset.index), {});
       else this.highlight(-1);
     });
@@ -95,14 +99,14 @@ export class TokenLinks {
     if (this.pointerFrame) return;
     this.pointerFrame = requestAnimationFrame(() => {
       this.pointerFrame = 0;
-      const seg = /** @type {HTMLElement | undefined} */ (document.elementsFromPoint(event.clientX, event.clientY).find((node) => node.classList?.contains("seg")));
+      const seg = /** @type {HTMLElement | undefined} */ (rootOf(this.view.el.text).elementsFromPoint(event.clientX, event.clientY).find((node) => node.classList?.contains("seg")));
       if (seg) this.highlight(Number(seg.dataset.index), { from: "text" });
     });
   }
 
   caretMoved() {
     const { result, el } = this.view;
-    if (!result || document.activeElement !== el.text) return;
+    if (!result || rootOf(el.text).activeElement !== el.text) return;
     const caret = el.text.selectionStart;
     const offsets = result.offsets;
     const shown = offsets.length;

@@ -98,9 +98,9 @@ class BertProcessing(PostProcessor):
         out = []
         for i, enc in enumerate(encodings):
             if i == 0:
-                wrap = lambda e: _wrap(e, [self.cls], [self.sep], None, 0, 0)  # noqa: E731
+                wrap = lambda e: _wrap(e, [self.cls], [self.sep], None, 0, 0)  # noqa: E731  (one name for both branches)
             else:
-                wrap = lambda e: _wrap(e, [], [self.sep], None, 1, 1)  # noqa: E731
+                wrap = lambda e: _wrap(e, [], [self.sep], None, 1, 1)  # noqa: E731  (one name for both branches)
             new = wrap(enc)
             new.overflowing = [wrap(o) for o in enc.overflowing]
             out.append(new)

@@ -14,13 +14,13 @@ import tokenizers as hf
 
 pytest.importorskip("anywidget", reason="the notebook extra is part of the test extras")
 
-import subword_lab  # noqa: E402
-from subword_lab import Tokenizer, models, pre_tokenizers  # noqa: E402
-from subword_lab import notebook  # noqa: E402
-from subword_lab.notebook import front_end, training_widget  # noqa: E402
-from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer  # noqa: E402
+import subword_lab
+from subword_lab import Tokenizer, models, pre_tokenizers
+from subword_lab import notebook
+from subword_lab.notebook import front_end, training_widget
+from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer
 
-from train_helpers import COURSE  # noqa: E402
+from train_helpers import COURSE
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXTS = ["Hello  wörld! [SEP] unbelievably 天気", "", " \n\tx", "naïve café [MASK]"]

@@ -65,7 +65,7 @@ def modules() -> tuple[tuple[str, str], ...]:
         state[path] = "open"
         source = (root / path).read_text(encoding="utf-8")
         here = posixpath.dirname(path)
-        resolve = lambda spec: posixpath.normpath(posixpath.join(here, spec))  # noqa: E731
+        resolve = lambda spec: posixpath.normpath(posixpath.join(here, spec))  # noqa: E731  (a one-line helper)
         targets = [resolve(m.group(3)) for m in _IMPORT.finditer(_strip_comments(source))]
         for target in targets:
             visit(target)

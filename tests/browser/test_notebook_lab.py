@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 from train_helpers import NOTEBOOK_SAMPLE, notebook_runs  # noqa: E402
 
+from subword_lab.reference import bpe as reference_bpe, steps as reference_steps  # noqa: E402
+
 pytest.importorskip("jupyterlab")
 pytest.importorskip("anywidget")
 
@@ -170,6 +172,25 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
     encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
     position = steps.locator("[data-testid=player-position]")
     expect(position).to_have_text(re.compile(r"^0 / [1-9]\d*$"))
+    # the Code panel below it: at each step, the reference's line and variables for the
+    # merge on the player (the reference run here on the pieces the model saw)
+    recorder = reference_steps.Steps()
+    for piece in [e["text"] for e in events if e["type"] == "model_piece"]:
+        reference_bpe.encode(runs["bpe"][0].model, piece, on_event=recorder)
+    expected = [step for event, step in zip(recorder.events, recorder.steps) if event["type"] != "bpe.done"]
+    expect(steps.locator("[data-testid=code-panel]")).to_have_attribute("data-follows", "reference")
+    assert position.text_content() == f"0 / {len(expected)}"
+    for k, step in enumerate(expected, start=1):
+        steps.locator("[data-testid=player-step-forward]").click()
+        expect(position).to_have_text(f"{k} / {len(expected)}")
+        current = steps.locator("[data-testid=code-line][data-current=true]")
+        expect(current).to_have_attribute("data-line", str(step["line"]))
+        shown = dict(steps.locator("[data-testid=code-var]").evaluate_all(
+            "vars => vars.map((v) => [v.dataset.name, JSON.parse(v.dataset.value)])"))
+        assert shown == step["vars"], (k, shown, step)
+        if k == 2:
+            look(page, steps, "notebook-steps-bpe-code.png")
+    steps.locator("[data-testid=player-start]").click()
     look(page, steps, "notebook-steps-bpe.png")
     steps.locator("[data-testid=player-end]").click()
     expect(steps.locator("[data-testid=result-token]")).to_have_count(len(encoding.ids))

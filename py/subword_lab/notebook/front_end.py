@@ -28,7 +28,7 @@ __all__ = ["ENTRY", "SHEETS", "web_root", "modules", "esm"]
 ENTRY = "notebook.js"
 # The widget's stylesheets, in cascade order (palette-dark.css applies on a dark host).
 SHEETS = ("palette.css", "palette-dark.css", "style.css", "views/encode.css", "views/train.css", "views/unigram.css",
-          "notebook.css")
+          "views/code.css", "notebook.css")
 BASE_URL = "https://subword-lab.invalid/web/"
 
 _HERE = Path(__file__).resolve().parent

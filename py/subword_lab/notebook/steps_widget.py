@@ -4,7 +4,8 @@ page's encode view renderers from the model's events (docs/events.md, "Encoding:
 
 Synced traits: `word` (writable: the steps follow), `events` (the encode's events),
 `ids`, `tokens`, `offsets` (of that encode, offsets in UTF-16 code units as the page's
-renderers read them), `info`.
+renderers read them), `info`, and `code`: the Code panel below the drawing, the plain
+reference's step for each model event (`reference.panel.encode_steps`), as on the page.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import anywidget
 import traitlets
 
 from ..core.errors import SubwordLabError
+from ..reference.panel import encode_steps
 from . import front_end
 from .convert import as_tokenizer, describe
 
@@ -37,6 +39,7 @@ class StepsWidget(anywidget.AnyWidget):
     tokens = traitlets.List(traitlets.Unicode()).tag(sync=True)
     offsets = traitlets.List(traitlets.List(traitlets.Int())).tag(sync=True)
     info = traitlets.Dict().tag(sync=True)
+    code = traitlets.Dict().tag(sync=True)
 
     def __init__(self, tokenizer, word: str) -> None:
         self.tokenizer = as_tokenizer(tokenizer)
@@ -69,6 +72,7 @@ class StepsWidget(anywidget.AnyWidget):
             self.ids = list(encoding.ids)
             self.tokens = list(encoding.tokens)
             self.offsets = _utf16(self.word, encoding.offsets)
+            self.code = encode_steps(self.tokenizer.model, events)
 
 
 def steps(tokenizer, word: str) -> StepsWidget:

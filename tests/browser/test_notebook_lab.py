@@ -24,6 +24,8 @@ sys.path.insert(0, str(ROOT / "tests" / "python"))
 from train_helpers import NOTEBOOK_SAMPLE, notebook_runs  # noqa: E402
 
 from subword_lab.reference import bpe as reference_bpe, steps as reference_steps  # noqa: E402
+from subword_lab.reference import bpe_train as reference_bpe_train  # noqa: E402
+from subword_lab.reference import wordpiece_train as reference_wordpiece_train  # noqa: E402
 
 pytest.importorskip("jupyterlab")
 pytest.importorskip("anywidget")
@@ -123,6 +125,18 @@ def look(page, widget, name):
     page.screenshot(path=shot_path(name))
 
 
+def train_reference_steps(algo, events):
+    """The training reference's step for each merge of a run, trained again here on the
+    run's word counts with its options."""
+    reference = {"bpe": reference_bpe_train, "wordpiece": reference_wordpiece_train}[algo]
+    options = next(e for e in events if e["type"] == "train_start")["options"]
+    counts = {w["word"]: w["count"] for w in next(e for e in events if e["type"] == "words")["words"]}
+    extra = {"min_frequency": options["min_frequency"]} if algo == "bpe" else {}
+    recorder = reference_steps.Steps()
+    reference.train(counts, vocab_size=options["vocab_size"], special_tokens=options["special_tokens"],
+                    tie_break=options["tie_break"], options=options, on_event=recorder, **extra)
+    return [step for event, step in zip(recorder.events, recorder.steps) if event["type"] == "merge"]
+
 def test_notebook_widgets_in_jupyterlab(lab_page, lab):
     page = lab_page
     runs = notebook_runs()
@@ -164,6 +178,27 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
         widget.locator("[data-testid=player-play]").click()  # pause
         assert widget.locator("[data-testid=narration]").text_content().strip()
         look(page, widget, f"notebook-training-{algo}-played.png")
+        # the Code panel: BPE and WordPiece runs are small enough for the reference to
+        # train again, and the first merges show its line and variables; a Unigram run
+        # (its corpus stays in the kernel) follows the fast events
+        panel = widget.locator("[data-testid=code-panel]")
+        widget.locator("[data-testid=player-start]").click()
+        expect(position).to_have_text(f"0 / {steps}")
+        if algo == "unigram":
+            expect(panel).to_have_attribute("data-follows", "fast")
+            widget.locator("[data-testid=player-step-forward]").click()
+            expect(widget.locator("[data-testid=code-line][data-current=true]")).to_have_count(1)
+            continue
+        expect(panel).to_have_attribute("data-follows", "reference")
+        for k, step in enumerate(train_reference_steps(algo, events)[:3], start=1):
+            widget.locator("[data-testid=player-step-forward]").click()
+            expect(position).to_have_text(f"{k} / {steps}")
+            expect(widget.locator("[data-testid=code-line][data-current=true]")).to_have_attribute(
+                "data-line", str(step["focus"]))
+            shown = dict(widget.locator("[data-testid=code-var]").evaluate_all(
+                "vars => vars.map((v) => [v.dataset.name, JSON.parse(v.dataset.value)])"))
+            assert shown == step["vars"], (algo, k, shown, step)
+        look(page, widget, f"notebook-training-{algo}-code.png")
 
     # the steps widget: BPE on one word, merge by merge, ending in the encode's own tokens
     steps = page.locator("[data-testid=notebook-steps]")

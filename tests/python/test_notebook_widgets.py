@@ -19,7 +19,7 @@ import subword_lab
 from subword_lab import Tokenizer, models, pre_tokenizers
 from subword_lab import notebook
 from subword_lab.notebook import front_end, training_widget
-from subword_lab.reference import steps
+from subword_lab.reference import bpe_train, panel as reference_panel, steps, wordpiece_train
 from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer
 
 from train_helpers import COURSE
@@ -181,6 +181,23 @@ def test_training_state_is_the_run(algo):
         if merges is not None:
             assert widget.merges == [list(m) if isinstance(m, list) else m.split(" ") for m in merges]
         assert widget.steps == sum(e["type"] == "merge" for e in events)
+    # the Code panel: the reference trained again on the run's word counts and options
+    # reports the same events (BPE, WordPiece); a Unigram run is followed by its events
+    if algo == "unigram":
+        kept = [e for e in events if e["type"] in reference_panel.UNIGRAM_EVENTS]
+        assert widget.code["follows"] == "fast" and len(widget.code["steps"]) == len(kept)
+        assert {s["function"] for s in widget.code["steps"]} <= {
+            src["function"] for src in widget.code["sources"]}
+    else:
+        reference = bpe_train if algo == "bpe" else wordpiece_train
+        options = next(e for e in events if e["type"] == "train_start")["options"]
+        counts = {w["word"]: w["count"] for w in next(e for e in events if e["type"] == "words")["words"]}
+        extra = {"min_frequency": options["min_frequency"]} if algo == "bpe" else {}
+        recorder = steps.Steps()
+        reference.train(counts, vocab_size=options["vocab_size"], special_tokens=options["special_tokens"],
+                        tie_break=options["tie_break"], options=options, on_event=recorder, **extra)
+        assert recorder.events == [e for e in events if e["type"] in reference_panel.TRAIN_EVENTS]
+        assert widget.code["follows"] == "reference" and widget.code["steps"] == recorder.steps
 
 
 @pytest.mark.parametrize("trainer", [BpeTrainer, WordPieceTrainer])

@@ -21,11 +21,9 @@ from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "python"))
-from train_helpers import NOTEBOOK_SAMPLE, notebook_runs  # noqa: E402
+from train_helpers import NOTEBOOK_SAMPLE, notebook_runs, reference_training  # noqa: E402
 
 from subword_lab.reference import bpe as reference_bpe, steps as reference_steps  # noqa: E402
-from subword_lab.reference import bpe_train as reference_bpe_train  # noqa: E402
-from subword_lab.reference import wordpiece_train as reference_wordpiece_train  # noqa: E402
 
 pytest.importorskip("jupyterlab")
 pytest.importorskip("anywidget")
@@ -128,14 +126,9 @@ def look(page, widget, name):
 def train_reference_steps(algo, events):
     """The training reference's step for each merge of a run, trained again here on the
     run's word counts with its options."""
-    reference = {"bpe": reference_bpe_train, "wordpiece": reference_wordpiece_train}[algo]
-    options = next(e for e in events if e["type"] == "train_start")["options"]
-    counts = {w["word"]: w["count"] for w in next(e for e in events if e["type"] == "words")["words"]}
-    extra = {"min_frequency": options["min_frequency"]} if algo == "bpe" else {}
-    recorder = reference_steps.Steps()
-    reference.train(counts, vocab_size=options["vocab_size"], special_tokens=options["special_tokens"],
-                    tie_break=options["tie_break"], options=options, on_event=recorder, **extra)
+    recorder = reference_training(algo, events)
     return [step for event, step in zip(recorder.events, recorder.steps) if event["type"] == "merge"]
+
 
 def test_notebook_widgets_in_jupyterlab(lab_page, lab):
     page = lab_page

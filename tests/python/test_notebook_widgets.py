@@ -19,10 +19,10 @@ import subword_lab
 from subword_lab import Tokenizer, models, pre_tokenizers
 from subword_lab import notebook
 from subword_lab.notebook import front_end, training_widget
-from subword_lab.reference import bpe_train, panel as reference_panel, steps, wordpiece_train
+from subword_lab.reference import panel as reference_panel, steps
 from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer
 
-from train_helpers import COURSE
+from train_helpers import COURSE, reference_training
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXTS = ["Hello  wörld! [SEP] unbelievably 天気", "", " \n\tx", "naïve café [MASK]"]
@@ -189,13 +189,7 @@ def test_training_state_is_the_run(algo):
         assert {s["function"] for s in widget.code["steps"]} <= {
             src["function"] for src in widget.code["sources"]}
     else:
-        reference = bpe_train if algo == "bpe" else wordpiece_train
-        options = next(e for e in events if e["type"] == "train_start")["options"]
-        counts = {w["word"]: w["count"] for w in next(e for e in events if e["type"] == "words")["words"]}
-        extra = {"min_frequency": options["min_frequency"]} if algo == "bpe" else {}
-        recorder = steps.Steps()
-        reference.train(counts, vocab_size=options["vocab_size"], special_tokens=options["special_tokens"],
-                        tie_break=options["tie_break"], options=options, on_event=recorder, **extra)
+        recorder = reference_training(algo, events)
         assert recorder.events == [e for e in events if e["type"] in reference_panel.TRAIN_EVENTS]
         assert widget.code["follows"] == "reference" and widget.code["steps"] == recorder.steps
 

@@ -19,7 +19,7 @@ import { createCodePanel } from "./lib/code-panel.js";
 import { MergesRenderer } from "./views/train/merges.js";
 import { createUnigramTrainRenderer } from "./views/train/unigram.js";
 import { STEP_TYPES as UNIGRAM_STEPS } from "./views/train/unigram-log.js";
-import { TRAIN_EVENTS } from "./views/train/code.js";
+import { TRAIN_EVENTS, UNIGRAM_CODE_EVENTS } from "./views/train/code.js";
 import "./views/train/strings.js";
 
 register({
@@ -35,9 +35,6 @@ register({
 });
 
 const ALGO_NAMES = { bpe: "BPE", wordpiece: "WordPiece", unigram: "Unigram" };
-// The events a Unigram run's Code panel steps describe (web/views/train/code.js's list).
-const UNIGRAM_CODE_EVENTS = new Set(["train_start", "unigram_seed", "unigram_em", "unigram_prune",
-  "unigram_exact_round", "train_end"]);
 const stores = new WeakMap();
 
 function storeOf(model) {

@@ -95,7 +95,7 @@ def sha256(data: bytes) -> str:
 
 def assets_module():
     sys.path.insert(0, str(ROOT / "tools"))
-    import assets  # noqa: PLC0415  (tools/assets.py, stdlib only)
+    import assets  # tools/assets.py, stdlib only
     return assets
 
 
@@ -309,7 +309,7 @@ def copy_presets(out: Path, assets) -> dict:
     """Preset files into dist/presets (tools/catalog.py), and a manifest that says which
     are missing and why."""
     sys.path.insert(0, str(ROOT / "tools"))
-    import catalog  # noqa: PLC0415  (tools/catalog.py, stdlib only)
+    import catalog  # tools/catalog.py, stdlib only
     names = [asset for asset, _ in CORPORA.values()] + CHAT_ASSETS
     presets, paths = catalog.build(out, assets, names)
     manifest = {"presets": presets, "corpora": []}
@@ -379,7 +379,7 @@ def preload_modules(out: Path) -> None:
     link for each module of app.js, lib/view-modules.js the module list of each view that
     the page and the widgets import when it is first shown."""
     sys.path.insert(0, str(ROOT / "tools"))
-    from module_graph import closure  # noqa: PLC0415  (tools/module_graph.py, stdlib only)
+    from module_graph import closure  # tools/module_graph.py, stdlib only
     page = out / "index.html"
     links = "\n".join(f'<link rel="modulepreload" href="{rel}">' for rel in closure(out / "app.js", out))
     html = page.read_text(encoding="utf-8")
@@ -544,7 +544,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             path = str(path)[:-3]  # the type of what the copy holds: .wasm stays application/wasm
         return MIME.get(Path(str(path)).suffix.lower(), "application/octet-stream")
 
-    def log_message(self, format, *args):  # noqa: A002  (stdlib's signature)
+    def log_message(self, format, *args):  # stdlib's signature
         if os.environ.get("SUBWORD_LAB_SERVE_LOG"):
             super().log_message(format, *args)
 

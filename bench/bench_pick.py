@@ -136,7 +136,7 @@ def main() -> int:
 
 def build_chromium() -> str:
     sys.path.insert(0, str(ROOT / "tests" / "browser"))
-    from conftest import chromium_path  # noqa: PLC0415  (finds /usr/bin/chromium)
+    from conftest import chromium_path  # finds /usr/bin/chromium
     return chromium_path()
 
 

@@ -18,7 +18,7 @@ DATA = Path(__file__).resolve().parent / "data"
 # A bare `pytest` (library tests only, say) works without Playwright: the browser
 # tests are left out with a message. `python3 build.py test` installs it and runs them.
 try:
-    import playwright.sync_api  # noqa: F401
+    import playwright.sync_api  # noqa: F401  (only: is it installed?)
     collect_ignore = []
 except ImportError:
     if os.environ.get("SUBWORD_LAB_BUILT"):

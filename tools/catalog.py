@@ -161,8 +161,8 @@ def pack_path(assets, path: Path) -> Path | None:
         os.utime(cached)  # recently used: kept by _forget_old_packs
     else:
         sys.path.insert(0, str(ROOT / "py"))
-        from subword_lab.core.errors import SubwordLabError  # noqa: PLC0415
-        from subword_lab.io.preset_pack import write_pack  # noqa: PLC0415
+        from subword_lab.core.errors import SubwordLabError
+        from subword_lab.io.preset_pack import write_pack
         try:
             data = write_pack(path)
         except SubwordLabError as error:
@@ -270,7 +270,7 @@ def terms_files(key: str) -> dict[str, str]:
 def _ship_terms(out: Path, key: str, paths: dict) -> list[dict]:
     """Copy the licence's texts and write its notice; [{name, file}] for the manifest."""
     sys.path.insert(0, str(ROOT / "tools"))
-    import licence_text  # noqa: PLC0415
+    import licence_text
     shipped = []
     for name, target in terms_files(key).items():
         if name.endswith(".html"):  # a saved web page: its article as plain text
@@ -291,7 +291,7 @@ def vocab_size(path: Path) -> int:
     name = path.name
     if data[:4] == b"GGUF":
         sys.path.insert(0, str(ROOT / "py"))
-        from subword_lab.io.gguf import read_gguf  # noqa: PLC0415
+        from subword_lab.io.gguf import read_gguf
         return len(read_gguf(data).metadata["tokenizer.ggml.tokens"])
     if data[:1] == b"{":
         doc = json.loads(data)
@@ -305,7 +305,7 @@ def vocab_size(path: Path) -> int:
         # tiktoken ranks (one "base64 rank" per line) or vocab.txt (one token per line)
         return sum(1 for line in data.splitlines() if line.strip())
     sys.path.insert(0, str(ROOT / "py"))
-    from subword_lab.io.sentencepiece_model import parse_model  # noqa: PLC0415
+    from subword_lab.io.sentencepiece_model import parse_model
     return len(parse_model(data, path).pieces)
 
 
@@ -429,7 +429,7 @@ def docs(assets) -> str:
 
 def _assets():
     sys.path.insert(0, str(ROOT / "tools"))
-    import assets  # noqa: PLC0415
+    import assets
     return assets
 
 

@@ -3,10 +3,13 @@
 // match, Unigram's lattice and, at its last step, the n best segmentations. The kernel
 // (subword_lab/notebook/steps_widget.py) sends the encode's events as the trait `events`,
 // and for Unigram the n best lists as `nbest`; a new `word` sends new ones and the view follows.
+// Below the drawing, the Code panel (lib/code-panel.js) shows the plain reference's line and
+// variables for the step on the player, from the trait `code` (reference/panel.py's answer).
 // notebook.tokens draws its "why this token?" answer with the same panel (stepsPanel).
 import { t, register } from "./i18n/index.js";
 import { el } from "./lib/dom.js";
 import { Player } from "./lib/player.js";
+import { createCodePanel } from "./lib/code-panel.js";
 import { editable } from "./notebook-editable.js";
 import { createBpeEncodeRenderer } from "./views/encode/bpe.js";
 import { createWordPieceEncodeRenderer } from "./views/encode/wordpiece.js";
@@ -20,6 +23,8 @@ register({
 
 const RENDERERS = { BPE: createBpeEncodeRenderer, WordPiece: createWordPieceEncodeRenderer,
                     Unigram: createUnigramEncodeRenderer };
+// The events of each model, the ones the Code panel's steps describe, in order.
+const EVENT_PREFIX = { BPE: "bpe.", WordPiece: "wordpiece.", Unigram: "unigram." };
 
 // What the Unigram renderer asks the page's worker for (webapi.unigram_nbest), answered
 // from the lists the kernel sent with the events: `answers()` gives them, one per word.
@@ -32,22 +37,34 @@ function kernelLists(answers) {
   };
 }
 
-// A player and the model's renderer in `root`; show({events, ids, tokens, offsets?, text},
-// nbest) loads one trace on the player at its first step.
-export function stepsPanel(root, info) {
+// A player and the model's renderer in `root`, and below them `code` (a Code panel) if
+// given; show({events, ids, tokens, offsets?, text}, nbest, steps) loads one trace on the
+// player at its first step (`steps`: the Code panel's, from the trait `code`).
+export function stepsPanel(root, info, { code = null } = {}) {
   const playerBox = el("div", "enc-player");
   const stage = el("div", "enc-stage");
   root.append(playerBox, stage);
+  if (code) root.append(code.root);
   const player = new Player({ container: playerBox, scope: root });
+  // Every timeline on the player (the renderer's, and those a renderer loads itself, as
+  // the Unigram piece picker does) moves the Code panel with it.
+  const withCode = (timeline) => (code ? { ...timeline,
+    render: (k) => { timeline.render(k); code.show(timeline.event?.(k) ?? null); } } : timeline);
+  const viaCode = { load: (timeline, k) => player.load(withCode(timeline), k), seek: (k) => player.seek(k),
+    get k() { return player.k; } };
   let lists = [];
-  const renderer = RENDERERS[info.model]({ root: stage, player, engine: kernelLists(() => lists) });
+  const renderer = RENDERERS[info.model]({ root: stage, player: viaCode, engine: kernelLists(() => lists) });
   if (renderer.root) stage.replaceChildren(renderer.root);
   return {
     player,
-    show(trace, nbest = []) {
+    show(trace, nbest = [], steps = null) {
       lists = nbest;
       // the renderers key their n-best cache by tokenizer: here there is one, the kernel's
-      player.load(renderer.show({ ...trace, key: "kernel", info }), 0);
+      const timeline = renderer.show({ ...trace, key: "kernel", info });
+      if (code && steps) {
+        code.load(steps, trace.events.filter((e) => e.type.startsWith(EVENT_PREFIX[info.model])));
+      }
+      viaCode.load(timeline, 0);
     },
   };
 }
@@ -59,13 +76,14 @@ export function renderSteps(model, root) {
   word.dataset.testid = "word";
   word.setAttribute("aria-label", t("nb.word"));
   root.append(word);
-  const panel = stepsPanel(root, model.get("info"));
+  const panel = stepsPanel(root, model.get("info"), { code: createCodePanel() });
 
   const typed = editable(model, "word", word);
   const show = () => {
     typed.show();
     panel.show({ events: model.get("events"), ids: model.get("ids"), tokens: model.get("tokens"),
-                 offsets: model.get("offsets"), text: model.get("word") }, model.get("nbest"));
+                 offsets: model.get("offsets"), text: model.get("word") }, model.get("nbest"),
+               model.get("code"));
   };
   model.on("change:events", show);
   show();

@@ -8,11 +8,18 @@
 // what is kept is trimmed, and one that leaves a gap (messages sent before the model
 // listened) asks the kernel for the events from the first missing one. A new model asks
 // the kernel how many events there are, and fetches any it lacks the same way.
+// Below the drawing, the Code panel (lib/code-panel.js) shows the plain reference's line and
+// variables for the step on the player, from the trait `code` the kernel sets at train_end
+// (reference/panel.py's train_steps: the reference's own steps for a small run, else the
+// fast events placed at their lines).
 import { t, register, formatNumber } from "./i18n/index.js";
 import { el, setText } from "./lib/dom.js";
 import { Player } from "./lib/player.js";
+import { createCodePanel } from "./lib/code-panel.js";
 import { MergesRenderer } from "./views/train/merges.js";
 import { createUnigramTrainRenderer } from "./views/train/unigram.js";
+import { STEP_TYPES as UNIGRAM_STEPS } from "./views/train/unigram-log.js";
+import { TRAIN_EVENTS, UNIGRAM_CODE_EVENTS } from "./views/train/code.js";
 import "./views/train/strings.js";
 
 register({
@@ -65,20 +72,43 @@ export function renderTraining(model, root) {
   const unigramBox = el("div", "train-unigram");
   unigramBox.hidden = true;
   stage.append(unigramBox);
-  root.append(status, playerBox, stage);
+  const code = createCodePanel();
+  code.clear();
+  root.append(status, playerBox, stage, code.root);
   const player = new Player({ container: playerBox, scope: root });
 
-  let algo = null, unigram = null, unigramEvents = [], seen = 0;
-  const mergesTimeline = { length: 0, render: (k) => merges.render(k), narrate: (k) => merges.narrate(k) };
+  let algo = null, unigram = null, unigramEvents = [], seen = 0, ended = false;
+  const log = []; // the run's training events the Code panel's steps describe, in order
+  const mergeEvents = []; // step k shows the state after mergeEvents[k - 1]
+  // The event step k draws: a merge, or a Unigram EM step or round (0: the seed).
+  const eventAt = (k) => {
+    if (algo !== "unigram") return k > 0 ? mergeEvents[k - 1] ?? null : null;
+    if (k === 0) return unigramEvents.find((e) => e.type === "unigram_seed") ?? null;
+    return unigramEvents.filter((e) => UNIGRAM_STEPS.has(e.type))[k - 1] ?? null;
+  };
+  const mergesTimeline = { length: 0, render: (k) => { merges.render(k); code.show(eventAt(k)); },
+                           narrate: (k) => merges.narrate(k) };
+  const withCode = (timeline) => ({ ...timeline, render: (k) => { timeline.render(k); code.show(eventAt(k)); } });
+  // The kernel's answer, once the run has ended and its events are all here.
+  const loadCode = () => {
+    const answer = model.get("code");
+    if (!ended || !answer || !answer.follows) { code.clear(); return; }
+    code.load(answer, log);
+    code.show(eventAt(player.k));
+  };
 
   const start = (event) => {
     algo = event.algorithm;
+    ended = false;
+    log.length = 0;
+    mergeEvents.length = 0;
+    code.clear();
     if (algo === "unigram") {
       merges.reset("unigram");
       unigramBox.hidden = false;
       unigram ??= createUnigramTrainRenderer({ root: unigramBox });
       unigramEvents = [];
-      player.load(unigram.timeline(unigramEvents), 0);
+      player.load(withCode(unigram.timeline(unigramEvents)), 0);
     } else {
       unigramBox.hidden = true;
       merges.reset(algo);
@@ -95,6 +125,8 @@ export function renderTraining(model, root) {
       if (algo === null) continue;
       if (algo === "unigram") unigramEvents.push(event);
       else merges.add([event]);
+      if ((algo === "unigram" ? UNIGRAM_CODE_EVENTS : TRAIN_EVENTS).has(event.type)) log.push(event);
+      if (event.type === "merge") mergeEvents.push(event);
       if (event.type === "train_end") end = event;
     }
     if (algo === null) return;
@@ -105,6 +137,8 @@ export function renderTraining(model, root) {
                                           size: formatNumber(end.vocab_size) }));
       status.dataset.state = "done";
       if (!player.playing) player.seek(player.length);
+      ended = true;
+      loadCode();
     } else {
       setText(status, t("nb.train.running", { algo: name, n: formatNumber(seen) }));
       status.dataset.state = "running";
@@ -112,6 +146,7 @@ export function renderTraining(model, root) {
   };
 
   store.listeners.add(take);
+  model.on("change:code", loadCode);
   if (store.events.length) take(store.events);
-  return () => { store.listeners.delete(take); player.pause(); };
+  return () => { store.listeners.delete(take); model.off("change:code", loadCode); player.pause(); };
 }

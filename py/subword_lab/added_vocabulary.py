@@ -8,8 +8,11 @@ that with `re`), then `single_word`, `lstrip` and `rstrip` adjust each match.
 """
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
+from collections.abc import Iterable
+from typing import Any
 
 from .core.errors import SubwordLabError
 
@@ -35,8 +38,9 @@ class AddedToken:
 
     __slots__ = ("content", "single_word", "lstrip", "rstrip", "_normalized", "special")
 
-    def __init__(self, content="", single_word=False, lstrip=False, rstrip=False,
-                 normalized=None, special=False):
+    def __init__(self, content: str = "", single_word: bool = False, lstrip: bool = False,
+                 rstrip: bool = False, normalized: bool | None = None,
+                 special: bool = False) -> None:
         self.content = str(content)
         self.single_word = bool(single_word)
         self.lstrip = bool(lstrip)
@@ -45,48 +49,49 @@ class AddedToken:
         self.special = bool(special)
 
     @property
-    def normalized(self):
+    def normalized(self) -> bool:
         return (not self.special) if self._normalized is None else bool(self._normalized)
 
     @normalized.setter
-    def normalized(self, value):
+    def normalized(self, value: bool | None) -> None:
         self._normalized = value
 
     def _key(self):
         return (self.content, self.single_word, self.lstrip, self.rstrip,
                 self.normalized, self.special)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
             return self.content == other
         return isinstance(other, AddedToken) and self._key() == other._key()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.content)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.content
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f'AddedToken("{self.content}", rstrip={self.rstrip}, lstrip={self.lstrip}, '
                 f"single_word={self.single_word}, normalized={self.normalized}, "
                 f"special={self.special})")
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict:
         return {"content": self.content, "single_word": self.single_word,
                 "lstrip": self.lstrip, "rstrip": self.rstrip,
                 "normalized": self.normalized, "special": self.special}
 
-    def __setstate__(self, state):
-        self.__init__(**state)
+    def __setstate__(self, state: dict) -> None:
+        type(self).__init__(self, **state)
 
-    def resolved(self):
+    def resolved(self) -> AddedToken:
         """A copy with `normalized` fixed, as HF does when the token is added."""
         return AddedToken(self.content, self.single_word, self.lstrip, self.rstrip,
                           self.normalized, self.special)
 
     @classmethod
-    def from_dict(cls, d, path=None, index=0):
+    def from_dict(cls, d: dict, path: str | os.PathLike[str] | None = None,
+                  index: int = 0) -> AddedToken:
         field = f"added_tokens[{index}]"
         if not isinstance(d, dict) or not isinstance(d.get("content"), str):
             raise SubwordLabError("each added token needs a string 'content'", path, field)
@@ -99,41 +104,42 @@ class AddedToken:
 class AddedVocabulary:
     """The added tokens of one tokenizer, their ids, and how to find them in text."""
 
-    def __init__(self):
-        self.tokens_map = {}        # content -> id
-        self.tokens_map_r = {}      # id -> AddedToken
-        self.special_tokens = set()
-        self.normalized_cache = {}  # id -> the token's normalized content, when it differs
+    def __init__(self) -> None:
+        self.tokens_map: dict[str, int] = {}           # content -> id
+        self.tokens_map_r: dict[int, AddedToken] = {}  # id -> AddedToken
+        self.special_tokens: set[str] = set()
+        self.normalized_cache: dict[int, str] = {}  # id -> the token's normalized content, when it differs
         self.encode_special_tokens = False
-        self._raw_ids = {}          # normalized=False tokens, matched in the raw input
-        self._norm_ids = {}         # normalized=True tokens, matched after normalization
-        self._patterns = {}         # the regexes for both, compiled on first use
+        self._raw_ids: dict[str, int] = {}   # normalized=False tokens, matched in the raw input
+        self._norm_ids: dict[str, int] = {}  # normalized=True tokens, matched after normalization
+        self._patterns: dict[bool, Any] = {}  # the regexes for both, compiled on first use
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.tokens_map)
 
-    def get_vocab(self):
+    def get_vocab(self) -> dict[str, int]:
         return dict(self.tokens_map)
 
-    def get_added_tokens_decoder(self):
+    def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
         return dict(self.tokens_map_r)
 
-    def token_to_id(self, token, model):
+    def token_to_id(self, token: str, model: Any) -> int | None:
         found = self.tokens_map.get(token)
         return model.token_to_id(token) if found is None else found
 
-    def simple_id_to_token(self, id_):
+    def simple_id_to_token(self, id_: int) -> str | None:
         tok = self.tokens_map_r.get(id_)
         if tok is None:
             return None
         return self.normalized_cache.get(id_, tok.content)
 
-    def is_special_token(self, token):
+    def is_special_token(self, token: str) -> bool:
         return token in self.special_tokens
 
     # -- adding ---------------------------------------------------------------------
 
-    def add_tokens(self, tokens, model, normalizer=None):
+    def add_tokens(self, tokens: Iterable[AddedToken | str], model: Any,
+                   normalizer: Any = None) -> int:
         """Add tokens (AddedToken or str); returns how many were really added."""
         vocab_size = model.get_vocab_size()
         if self.tokens_map_r:
@@ -171,7 +177,7 @@ class AddedVocabulary:
             if normed != token.content:
                 self.normalized_cache[id_] = normed
 
-    def refresh_normalized(self, normalizer):
+    def refresh_normalized(self, normalizer: Any) -> None:
         """Re-normalize every normalized token (the tokenizer's normalizer changed)."""
         self.normalized_cache.clear()
         for id_, token in self.tokens_map_r.items():
@@ -200,14 +206,15 @@ class AddedVocabulary:
     # -- matching -------------------------------------------------------------------
 
     @property
-    def has_raw(self):
+    def has_raw(self) -> bool:
         return bool(self._raw_ids)
 
     @property
-    def has_normalized(self):
+    def has_normalized(self) -> bool:
         return bool(self._norm_ids)
 
-    def find_matches(self, text, normalized_tokens):
+    def find_matches(self, text: str,
+                     normalized_tokens: bool) -> list[tuple[int | None, int, int]]:
         """[(id or None, start, end)] covering `text`: the added tokens found and the
         gaps between them (HF's find_matches, in character offsets)."""
         pattern = self._pattern(normalized_tokens)
@@ -216,7 +223,7 @@ class AddedVocabulary:
             return [(None, 0, 0)]
         if pattern is None:
             return [(None, 0, len(text))]
-        pieces = []
+        pieces: list[tuple[int | None, int, int]] = []
         cursor = 0
         for m in pattern.finditer(text):
             start, stop = m.span()
@@ -243,7 +250,7 @@ class AddedVocabulary:
 
     # -- tokenizer.json -------------------------------------------------------------
 
-    def to_list(self):
+    def to_list(self) -> list[dict]:
         out = []
         for id_ in sorted(self.tokens_map_r):
             tok = self.tokens_map_r[id_]

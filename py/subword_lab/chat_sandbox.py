@@ -52,9 +52,9 @@ def _template_line(frame):
 
 def _jinja():
     try:
-        import jinja2  # noqa: F401  (an optional dependency)
-        import jinja2.ext  # noqa: F401
-        import jinja2.sandbox  # noqa: F401
+        import jinja2  # an optional dependency
+        import jinja2.ext
+        import jinja2.sandbox
     except ImportError:
         raise SubwordLabError("chat templates need Jinja2, which is not installed; install it "
                               "with: pip install \"subword-lab[chat]\"", field="chat_template") from None
@@ -144,7 +144,7 @@ def _environment():
             _binop_size(operator, left, right)
             return super().call_binop(context, operator, left, right)
 
-        def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja's signature)
+        def call(__self, __context, __obj, *args, **kwargs):  # Jinja's signature
             name = getattr(__obj, "__name__", "")
             if isinstance(getattr(__obj, "__self__", None), str):
                 if name in _WIDENING:

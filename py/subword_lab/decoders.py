@@ -10,6 +10,7 @@ HF panics on a few degenerate inputs (Strip wider than the token); we clamp inst
 from __future__ import annotations
 
 import re
+from typing import Any, overload
 
 from .core.components import custom_calls
 from .core.tables.byte_level import unicode_to_bytes
@@ -26,28 +27,28 @@ __all__ = [
 class Decoder(JsonState):
     """Base class: subclasses implement `decode_chain` and `to_dict`."""
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         raise NotImplementedError
 
-    def decode(self, tokens) -> str:
+    def decode(self, tokens: list[str]) -> str:
         return "".join(self.decode_chain(list(tokens)))
 
     def to_dict(self) -> dict:
         raise NotImplementedError
 
     @staticmethod
-    def custom(decoder):
+    def custom(decoder: object) -> CustomDecoder:
         """Wrap a Python object that has a decode_chain(tokens) method (HF's Decoder.custom)."""
         return CustomDecoder(decoder)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "type")
         return f"{type(self).__name__}({fields})"
 
-    def __eq__(self, other):
-        return type(self) is type(other) and self.to_dict() == other.to_dict()
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decoder) and type(self) is type(other) and self.to_dict() == other.to_dict()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable: equal by value
 
     def _from_dict(self, data):  # JsonState: pickled as its tokenizer.json text, as HF
         return from_dict(data)
@@ -72,27 +73,27 @@ def cleanup(text: str) -> str:
 class CustomDecoder(Decoder):
     """A decoder written in Python: any object with a decode_chain(tokens) method."""
 
-    def __init__(self, obj):
+    def __init__(self, obj: object) -> None:
         self.obj = obj
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         return list(custom_calls.call_user(self.obj, "decode_chain", list(tokens)))
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         custom_calls.not_saveable("decoder")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"CustomDecoder({self.obj!r})"
 
 
 class WordPiece(Decoder):
     """Glue `##` continuations to the previous token; put a space before the others."""
 
-    def __init__(self, prefix: str = "##", cleanup: bool = True):
+    def __init__(self, prefix: str = "##", cleanup: bool = True) -> None:
         self.prefix = prefix
         self.cleanup = bool(cleanup)
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         out = []
         prefix, n = self.prefix, len(self.prefix)
         for i, token in enumerate(tokens):
@@ -101,7 +102,7 @@ class WordPiece(Decoder):
             out.append(cleanup(token) if self.cleanup else token)
         return out
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "WordPiece", "prefix": self.prefix, "cleanup": self.cleanup}
 
 
@@ -120,12 +121,12 @@ class ByteLevel(Decoder):
     """
 
     def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True,
-                 use_regex: bool = True, **_ignored):
+                 use_regex: bool = True, **_ignored: object) -> None:
         self.add_prefix_space = add_prefix_space
         self.trim_offsets = trim_offsets
         self.use_regex = use_regex
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         table = _char_to_byte()
         data = bytearray()
         for token in tokens:
@@ -135,7 +136,7 @@ class ByteLevel(Decoder):
                 data.extend(token.encode("utf-8", "surrogatepass"))
         return [data.decode("utf-8", "replace")]
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
                 "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
 
@@ -147,7 +148,7 @@ class Metaspace(Decoder):
     """Turn the `▁` marker back into spaces; the first token loses its marker(s)."""
 
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always",
-                 split: bool = True):
+                 split: bool = True) -> None:
         if not isinstance(replacement, str) or len(replacement) != 1:
             raise SubwordLabError(f"expected a string of length 1, got {replacement!r}",
                                   field="replacement")
@@ -159,7 +160,7 @@ class Metaspace(Decoder):
         self.prepend_scheme = prepend_scheme
         self.split = bool(split)
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         rep = self.replacement
         out = [token.replace(rep, " ") for token in tokens]
         # The pre-tokenizer added a marker before the first word: drop it (HF drops
@@ -168,7 +169,7 @@ class Metaspace(Decoder):
             out[0] = tokens[0].replace(rep, "")
         return out
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Metaspace", "replacement": self.replacement,
                 "prepend_scheme": self.prepend_scheme, "split": self.split}
 
@@ -176,19 +177,19 @@ class Metaspace(Decoder):
 class BPEDecoder(Decoder):
     """Original (subword-nmt style) BPE: the end-of-word suffix becomes a space."""
 
-    def __init__(self, suffix: str = "</w>"):
+    def __init__(self, suffix: str = "</w>") -> None:
         self.suffix = suffix
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         last = len(tokens) - 1
         return [token.replace(self.suffix, "" if i == last else " ")
                 for i, token in enumerate(tokens)]
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "BPEDecoder", "suffix": self.suffix}
 
 
-def _byte_token_value(token: str):
+def _byte_token_value(token: str) -> int | None:
     """The byte of a `<0xHH>` token, else None (same acceptance as Rust's parse)."""
     if len(token) != 6 or not token.startswith("<0x") or token[5] != ">":
         return None
@@ -203,7 +204,7 @@ class ByteFallback(Decoder):
     """Join runs of `<0xHH>` tokens into text; a run that is not valid UTF-8 gives
     one U+FFFD per byte token."""
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         out, pending = [], bytearray()
         for token in tokens:
             byte = _byte_token_value(token)
@@ -218,7 +219,7 @@ class ByteFallback(Decoder):
             out.extend(_flush_bytes(pending))
         return out
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "ByteFallback"}
 
 
@@ -232,10 +233,10 @@ def _flush_bytes(pending: bytearray) -> list:
 class Fuse(Decoder):
     """Join all tokens into one string, so later decoders see the whole text."""
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         return ["".join(tokens)]
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Fuse"}
 
 
@@ -243,14 +244,14 @@ class Strip(Decoder):
     """Remove up to `start` copies of `content` from each token's start, `stop` from its end."""
 
     def __init__(self, content: str = " ", left: int = 0, right: int = 0, *,
-                 start=None, stop=None):
+                 start: int | None = None, stop: int | None = None) -> None:
         if not isinstance(content, str) or len(content) != 1:
             raise SubwordLabError(f"must be one character, got {content!r}", field="content")
         self.content = content
         self.start = int(left if start is None else start)
         self.stop = int(right if stop is None else stop)
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         return [self._strip(token) for token in tokens]
 
     def _strip(self, token):
@@ -263,7 +264,7 @@ class Strip(Decoder):
             end -= 1
         return token[begin:end]
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Strip", "content": self.content, "start": self.start,
                 "stop": self.stop}
 
@@ -290,7 +291,7 @@ def _pattern_from(pattern):
 class Replace(Decoder):
     """Replace every match of `pattern` (a literal string or a regex) by `content`."""
 
-    def __init__(self, pattern, content: str):
+    def __init__(self, pattern: Any, content: str) -> None:  # a str, a dict or a Regex
         self.kind, self.source = _pattern_from(pattern)
         self.content = content
         if self.kind == "Regex":
@@ -300,7 +301,7 @@ class Replace(Decoder):
                 raise SubwordLabError(f"bad regex {self.source!r}: {exc}",
                                       field="pattern") from None
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         if self.kind == "String":
             if not self.source:
                 return list(tokens)
@@ -309,7 +310,7 @@ class Replace(Decoder):
         content = self.content
         return [self._regex.sub(lambda _m: content, t) for t in tokens]
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Replace", "pattern": {self.kind: self.source},
                 "content": self.content}
 
@@ -318,12 +319,12 @@ class CTC(Decoder):
     """Speech models' output: collapse repeats, drop padding, delimiter to space."""
 
     def __init__(self, pad_token: str = "<pad>", word_delimiter_token: str = "|",
-                 cleanup: bool = True):
+                 cleanup: bool = True) -> None:
         self.pad_token = pad_token
         self.word_delimiter_token = word_delimiter_token
         self.cleanup = bool(cleanup)
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         out, previous = [], None
         for token in tokens:
             if token == previous:
@@ -336,7 +337,7 @@ class CTC(Decoder):
                 out.append(text)
         return out
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "CTC", "pad_token": self.pad_token,
                 "word_delimiter_token": self.word_delimiter_token, "cleanup": self.cleanup}
 
@@ -345,16 +346,17 @@ class Sequence(SequenceItems, Decoder):
     """Run decoders one after the other, each on the previous one's output."""
 
     _ITEMS, _KIND = "decoders", "decoders"
+    decoders: list[Decoder]  # set by SequenceItems._set_items
 
-    def __init__(self, decoders_py):
+    def __init__(self, decoders_py: list[Decoder]) -> None:
         self._set_items(decoders_py)
 
-    def decode_chain(self, tokens):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
         for decoder in self.decoders:
             tokens = decoder.decode_chain(tokens)
         return tokens
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Sequence", "decoders": [d.to_dict() for d in self.decoders]}
 
 
@@ -430,7 +432,11 @@ _BUILDERS = {
 }
 
 
-def from_dict(d, where: str = "decoder"):
+@overload
+def from_dict(d: dict, where: str = ...) -> Decoder: ...
+@overload
+def from_dict(d: None, where: str = ...) -> None: ...
+def from_dict(d: dict | None, where: str = "decoder") -> Decoder | None:
     """Build a decoder from its tokenizer.json dict (None stays None)."""
     if d is None:
         return None
@@ -457,18 +463,18 @@ class DecodeStream:
     kept, so each step decodes a short window (HF's DecodeStream).
     """
 
-    def __init__(self, ids=None, skip_special_tokens=False):
+    def __init__(self, ids: list[int] | None = None, skip_special_tokens: bool = False) -> None:
         self.skip_special_tokens = bool(skip_special_tokens)
         self.ids = list(ids or [])
         self.prefix = ""
         self.prefix_index = 0
 
-    def __copy__(self):
+    def __copy__(self) -> DecodeStream:
         twin = DecodeStream.__new__(DecodeStream)
         twin.__dict__.update(self.__dict__, ids=list(self.ids))
         return twin
 
-    def step(self, tokenizer, id):
+    def step(self, tokenizer: Any, id: int | list[int]) -> str | None:
         # Lengths compare in UTF-8 bytes, as tokenizers compares them.
         if not self.prefix and self.ids:
             # ids kept as context (given up front, or all of them after a step

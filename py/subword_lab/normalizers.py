@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import re
 from functools import lru_cache
+from typing import Any, overload
 from itertools import repeat
 
 from .core.tables import byte_level, unicode as unicode_tables
@@ -41,11 +42,11 @@ class Normalizer:
         return {"type": type(self).__name__}
 
     @staticmethod
-    def custom(obj):
+    def custom(obj: object) -> CustomNormalizer:
         """Wrap a Python object that has a normalize(normalized) method (HF's Normalizer.custom)."""
         return CustomNormalizer(obj)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         fields = {k: v for k, v in self.to_dict().items() if k != "type"}
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in fields.items())})"
 
@@ -53,45 +54,45 @@ class Normalizer:
 class CustomNormalizer(Normalizer):
     """A normalizer written in Python: any object with a normalize(normalized) method."""
 
-    def __init__(self, obj):
+    def __init__(self, obj: object) -> None:
         self.obj = obj
 
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         borrowed = custom_calls.Borrowed(normalized)
         try:
             custom_calls.call_user(self.obj, "normalize", borrowed)
         finally:
             borrowed.release()
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         custom_calls.not_saveable("normalizer")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"CustomNormalizer({self.obj!r})"
 
 
 class NFC(Normalizer):
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         normalized.nfc()
 
 
 class NFD(Normalizer):
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         normalized.nfd()
 
 
 class NFKC(Normalizer):
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         normalized.nfkc()
 
 
 class NFKD(Normalizer):
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         normalized.nfkd()
 
 
 class Lowercase(Normalizer):
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         normalized.lowercase()
 
 
@@ -109,7 +110,7 @@ class StripAccents(Normalizer):
     table, which is older than this Python's); pair it with NFD to strip
     accents from letters."""
 
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         _strip(normalized, "strip_accents")
 
 
@@ -130,18 +131,18 @@ def _whitespace_to_space():
 
 
 class BertNormalizer(Normalizer):
-    def __init__(self, clean_text=True, handle_chinese_chars=True, strip_accents=None,
-                 lowercase=True):
+    def __init__(self, clean_text: bool = True, handle_chinese_chars: bool = True,
+                 strip_accents: bool | None = None, lowercase: bool = True) -> None:
         self.clean_text = bool(clean_text)
         self.handle_chinese_chars = bool(handle_chinese_chars)
         self.strip_accents = strip_accents
         self.lowercase = bool(lowercase)
 
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         if self.clean_text:
             self._clean(normalized)
         if self.handle_chinese_chars and _CHINESE.search(normalized.normalized):
-            changes = []
+            changes: list[tuple[str, int]] = []
             for c in normalized.normalized:
                 if _CHINESE.match(c):
                     changes.extend(((" ", 0), (c, 1), (" ", 1)))
@@ -164,7 +165,7 @@ class BertNormalizer(Normalizer):
         if unicode_tables.pattern("bert_space").search(ns.normalized):
             ns.translate(_whitespace_to_space())
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "BertNormalizer", "clean_text": self.clean_text,
                 "handle_chinese_chars": self.handle_chinese_chars,
                 "strip_accents": self.strip_accents, "lowercase": self.lowercase}
@@ -179,7 +180,7 @@ _NMT_SPACED = re.compile("[\t\n\x0c\r\u1680\u200b-\u200f\u2028\u2029\u2581\ufeff
 
 
 class Nmt(Normalizer):
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         if _NMT_REMOVED.search(normalized.normalized):
             normalized.filter(lambda c: _NMT_REMOVED.match(c) is None)
         if _NMT_SPACED.search(normalized.normalized):
@@ -189,11 +190,11 @@ class Nmt(Normalizer):
 # ----- small edits ----------------------------------------------------------------
 
 class Strip(Normalizer):
-    def __init__(self, left=True, right=True):
+    def __init__(self, left: bool = True, right: bool = True) -> None:
         self.left = bool(left)
         self.right = bool(right)
 
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         if self.left and self.right:
             normalized.strip()
         elif self.left:
@@ -201,19 +202,19 @@ class Strip(Normalizer):
         elif self.right:
             normalized.rstrip()
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Strip", "strip_left": self.left, "strip_right": self.right}
 
 
 class Prepend(Normalizer):
-    def __init__(self, prepend="\u2581"):
+    def __init__(self, prepend: str = "\u2581") -> None:
         self.prepend = str(prepend)
 
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         if normalized.normalized:
             normalized.prepend(self.prepend)
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Prepend", "prepend": self.prepend}
 
 
@@ -222,7 +223,7 @@ class Replace(Normalizer):
     string, or a dict as in tokenizer.json: {"String": s} or {"Regex": r}
     (an Oniguruma pattern, translated to Python's `re`)."""
 
-    def __init__(self, pattern, content):
+    def __init__(self, pattern: Any, content: str) -> None:  # a str, a dict or a Regex
         if isinstance(pattern, str):
             pattern = {"String": pattern}
         elif type(pattern).__name__ == "Regex":  # pre_tokenizers.Regex, as HF's Regex
@@ -242,10 +243,10 @@ class Replace(Normalizer):
 
     pattern = sealed_pattern("Replace")
 
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         normalized.replace(self._matcher, self.content)
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Replace", "pattern": dict(self._pattern), "content": self.content}
 
 
@@ -275,7 +276,7 @@ class Precompiled(Normalizer):
     (longest rule at each position), which the .model loader uses to match
     sentencepiece exactly. An empty charsmap changes nothing."""
 
-    def __init__(self, precompiled_charsmap, mode="hf"):
+    def __init__(self, precompiled_charsmap: bytes | str | None, mode: str = "hf") -> None:
         if isinstance(precompiled_charsmap, str):
             try:
                 precompiled_charsmap = base64.b64decode(precompiled_charsmap, validate=True)
@@ -286,7 +287,7 @@ class Precompiled(Normalizer):
         self.mode = mode
         self.precompiled_charsmap = bytes(precompiled_charsmap or b"")
         self.charsmap = CharsMap(self.precompiled_charsmap) if self.precompiled_charsmap else None
-        self._starts = {}
+        self._starts: dict[str, bool] = {}
         self._patterns = None  # (segments, ASCII starters), made on first normalize
 
     def _prepare(self):
@@ -304,7 +305,7 @@ class Precompiled(Normalizer):
             hit = self._starts[ch] = self.charsmap.may_start(ch)
         return hit
 
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         text = normalized.normalized
         if self.charsmap is None or not text:
             return
@@ -363,29 +364,30 @@ class Precompiled(Normalizer):
             i += len(old)
         return changes if modified else None
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Precompiled",
                 "precompiled_charsmap": base64.b64encode(self.precompiled_charsmap).decode("ascii")}
 
 
 class Sequence(SequenceItems, Normalizer):
     _ITEMS, _KIND = "normalizers", "normalizers"
+    normalizers: list[Normalizer]  # set by SequenceItems._set_items
 
-    def __init__(self, normalizers):
+    def __init__(self, normalizers: list[Normalizer]) -> None:
         self._set_items(normalizers)
 
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         for normalizer in self.normalizers:
             normalizer.normalize(normalized)
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
 
 
 class ByteLevel(Normalizer):
     """Every character as the byte-level characters of its UTF-8 bytes (GPT-2's alphabet)."""
 
-    def normalize(self, normalized):
+    def normalize(self, normalized: NormalizedString) -> None:
         normalized.transform(byte_level.transform_changes(normalized.normalized))
 
 
@@ -404,7 +406,11 @@ def _bool(d, key, default, where):
     return value
 
 
-def from_dict(d, field="normalizer"):
+@overload
+def from_dict(d: dict, field: str = ...) -> Normalizer: ...
+@overload
+def from_dict(d: None, field: str = ...) -> None: ...
+def from_dict(d: dict | None, field: str = "normalizer") -> Normalizer | None:
     """Build a normalizer from its tokenizer.json dict (None stays None)."""
     if d is None:
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from typing import Any
 
 from .core.tables import byte_level, unicode_scripts
 from .core.components import custom_calls
@@ -20,7 +21,7 @@ from .core.errors import SubwordLabError
 from .core.components.sealed import sealed_pattern
 from .core.components.pickling import JsonState
 from .core.components.sequences import SequenceItems, check_dict_depth
-from .core.normalized import PreTokenizedString
+from .core.normalized import NormalizedString, PreTokenizedString
 
 __all__ = [
     "PreTokenizer", "Whitespace", "WhitespaceSplit", "BertPreTokenizer", "ByteLevel",
@@ -36,7 +37,7 @@ _BEHAVIORS = {
 _BEHAVIOR_NAMES = {v: k for k, v in _BEHAVIORS.items()}
 
 
-def _behavior(value, field="behavior") -> str:
+def _behavior(value: str, field: str = "behavior") -> str:
     if value in _BEHAVIOR_NAMES:
         return value
     if value in _BEHAVIORS:
@@ -109,7 +110,7 @@ def _words_or_symbols():
     return unicode_regex.compile(r"\w+|[^\w\s]+", "rust")
 
 
-def _require(d: dict, key: str, type_name: str):
+def _require(d: dict, key: str, type_name: str) -> Any:
     if key not in d:
         raise SubwordLabError(f"{type_name} needs the field {key!r}", field=key)
     return d[key]
@@ -133,19 +134,19 @@ class PreTokenizer(JsonState):
         return {"type": type(self).__name__}
 
     @staticmethod
-    def custom(pretok):
+    def custom(pretok: object) -> CustomPreTokenizer:
         """Wrap a Python object that has a pre_tokenize(pretok) method (HF's PreTokenizer.custom)."""
         return CustomPreTokenizer(pretok)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         fields = {k: v for k, v in self.to_dict().items() if k != "type"}
         args = ", ".join(f"{k}={v!r}" for k, v in fields.items())
         return f"{type(self).__name__}({args})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.to_dict() == other.to_dict()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(repr(self))
 
     def _from_dict(self, data):  # JsonState: pickled as its tokenizer.json text, as HF
@@ -155,23 +156,23 @@ class PreTokenizer(JsonState):
 class CustomPreTokenizer(PreTokenizer):
     """A pre-tokenizer written in Python: any object with a pre_tokenize(pretok) method."""
 
-    def __init__(self, obj):
+    def __init__(self, obj: object) -> None:
         self.obj = obj
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         custom_calls.call_user(self.obj, "pre_tokenize", pretok)
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         custom_calls.not_saveable("pre-tokenizer")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"CustomPreTokenizer({self.obj!r})"
 
 
 class Whitespace(PreTokenizer):
     """Words (`\\w+`) and runs of other non-space symbols (`[^\\w\\s]+`); spaces dropped."""
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         pattern = _words_or_symbols()
         pretok.split(lambda _, ns: ns.split(pattern, "removed", invert=True))
 
@@ -179,7 +180,7 @@ class Whitespace(PreTokenizer):
 class WhitespaceSplit(PreTokenizer):
     """Split on Unicode whitespace, which is dropped."""
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         pattern = _whitespace_run()
         pretok.split(lambda _, ns: ns.split(pattern, "removed"))
 
@@ -187,7 +188,7 @@ class WhitespaceSplit(PreTokenizer):
 class BertPreTokenizer(PreTokenizer):
     """Split on whitespace, then isolate every punctuation character."""
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         space, punct, pieces = _whitespace_run(), _punctuation_char(), _bert_pieces()
         pretok.split(lambda _, ns: ns.split(pieces, "removed", invert=True)
                   if ns._align is None else _split_twice(ns, space, punct))
@@ -202,63 +203,63 @@ def _split_twice(ns, space, punct):
 class Punctuation(PreTokenizer):
     """Split on each punctuation character (BERT's definition)."""
 
-    def __init__(self, behavior: str = "isolated"):
+    def __init__(self, behavior: str = "isolated") -> None:
         self.behavior = _behavior(behavior)
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         punct, behavior = _punctuation_char(), self.behavior
         pretok.split(lambda _, ns: ns.split(punct, behavior))
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Punctuation", "behavior": _BEHAVIOR_NAMES[self.behavior]}
 
 
 class Digits(PreTokenizer):
     """Separate numeric characters from the rest, as runs or one by one."""
 
-    def __init__(self, individual_digits: bool = False):
+    def __init__(self, individual_digits: bool = False) -> None:
         self.individual_digits = bool(individual_digits)
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         behavior = "isolated" if self.individual_digits else "contiguous"
         digit = _numeric_char()
         pretok.split(lambda _, ns: ns.split(digit, behavior))
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Digits", "individual_digits": self.individual_digits}
 
 
 class CharDelimiterSplit(PreTokenizer):
     """Split on one character, which is dropped."""
 
-    def __init__(self, delimiter: str):
+    def __init__(self, delimiter: str) -> None:
         if not isinstance(delimiter, str) or len(delimiter) != 1:
             raise SubwordLabError("expected a string of length 1: the delimiter is one character",
                                   field="delimiter")
         self.delimiter = delimiter
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         delim = self.delimiter
         pretok.split(lambda _, ns: ns.split(delim, "removed"))
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "CharDelimiterSplit", "delimiter": self.delimiter}
 
 
 class FixedLength(PreTokenizer):
     """Chunks of `length` characters."""
 
-    def __init__(self, length: int = 5):
+    def __init__(self, length: int = 5) -> None:
         if not isinstance(length, int) or length < 1:
             raise SubwordLabError("length must be a positive integer", field="length")
         self.length = length
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         n = self.length
         pretok.split(lambda _, ns: [ns.slice(i, min(i + n, len(ns.normalized)))
                                  for i in range(0, len(ns.normalized), n)])
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "FixedLength", "length": self.length}
 
 
@@ -271,7 +272,7 @@ class ByteLevel(PreTokenizer):
     """
 
     def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True,
-                 use_regex: bool = True, **_ignored):
+                 use_regex: bool = True, **_ignored: object) -> None:
         self.add_prefix_space = bool(add_prefix_space)
         self.trim_offsets = bool(trim_offsets)
         self.use_regex = bool(use_regex)
@@ -295,15 +296,15 @@ class ByteLevel(PreTokenizer):
                 _to_byte_chars(piece)
         return pieces
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         pretok.split(self._split)
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
                 "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
 
 
-def _to_byte_chars(ns) -> None:
+def _to_byte_chars(ns: NormalizedString) -> None:
     text = ns.normalized
     if text.isascii():
         # One byte per character: a 1:1 map (str.translate, in C) keeps the
@@ -323,7 +324,7 @@ class Metaspace(PreTokenizer):
     _SCHEMES = ("always", "first", "never")
 
     def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always",
-                 split: bool = True):
+                 split: bool = True) -> None:
         if not isinstance(replacement, str) or len(replacement) != 1:
             raise SubwordLabError("expected a string of length 1: the replacement is one character",
                                   field="replacement")
@@ -348,10 +349,10 @@ class Metaspace(PreTokenizer):
             return ns.split(rep, "merged_with_next")
         return [ns]
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         pretok.split(self._split)
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Metaspace", "replacement": self.replacement,
                 "prepend_scheme": self.prepend_scheme, "split": self.split}
 
@@ -359,27 +360,29 @@ class Metaspace(PreTokenizer):
 class Regex:
     """A pattern to be read as a regular expression (HF's `tokenizers.Regex`)."""
 
-    def __init__(self, s: str):
+    def __init__(self, s: str) -> None:
         self.pattern = s
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Regex({self.pattern!r})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Regex) and other.pattern == self.pattern
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(("Regex", self.pattern))
 
 
 class Split(PreTokenizer):
     """Split on a string or a regex (Oniguruma syntax, as tokenizer.json files carry)."""
 
-    def __init__(self, pattern, behavior: str, invert: bool = False, flavor: str = "onig"):
+    def __init__(self, pattern: Any, behavior: str, invert: bool = False,
+                 flavor: str = "onig") -> None:  # pattern: a str, a dict or a Regex
         # flavor: "onig" for tokenizer.json (Oniguruma), "fancy" for a tiktoken
         # pattern (fancy-regex: `{1,3}+` is possessive and `$` ends the text).
         if isinstance(pattern, dict):
             pattern = _pattern_from_dict(pattern)
+        self._pattern: str | Regex
         if isinstance(pattern, Regex):
             self._pattern = pattern
             self._compiled = regex_guard.compile_user(
@@ -395,14 +398,14 @@ class Split(PreTokenizer):
 
     pattern = sealed_pattern("Split")
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         compiled, behavior, invert = self._compiled, self.behavior, self.invert
         if type(compiled) is regex_guard.GuardedRegex and \
                 sum(len(s.normalized.normalized) for s in pretok.splits) <= compiled.cheap_length:
             compiled = compiled.compiled  # too short to backtrack for long: plain `re`
         pretok.split(lambda _, ns: ns.split(compiled, behavior, invert=invert))
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         if isinstance(self._pattern, Regex):
             pattern = {"Regex": self._pattern.pattern}
         else:
@@ -411,7 +414,7 @@ class Split(PreTokenizer):
                 "behavior": _BEHAVIOR_NAMES[self.behavior], "invert": self.invert}
 
 
-def _pattern_from_dict(d: dict):
+def _pattern_from_dict(d: dict) -> str | Regex:
     if len(d) == 1 and isinstance(d.get("String"), str):
         return d["String"]
     if len(d) == 1 and isinstance(d.get("Regex"), str):
@@ -440,7 +443,7 @@ class UnicodeScripts(PreTokenizer):
         cuts.append(len(text))
         return [ns.slice(a, b) for a, b in zip(cuts, cuts[1:])]
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         pretok.split(self._split)
 
 
@@ -458,7 +461,7 @@ def _script_runs():
     return starts, ends, scripts
 
 
-def _script_of(ch: str):
+def _script_of(ch: str) -> int | None:
     """The script of `ch` as tokenizers' UnicodeScripts sees it (an index in
     unicode_scripts.SCRIPTS), or None for a char of no script."""
     starts, ends, scripts = _script_runs()
@@ -471,15 +474,16 @@ class Sequence(SequenceItems, PreTokenizer):
     """Several pre-tokenizers, one after the other."""
 
     _ITEMS, _KIND = "pretokenizers", "pre_tokenizers"
+    pretokenizers: list[PreTokenizer]  # set by SequenceItems._set_items
 
-    def __init__(self, pre_tokenizers):
+    def __init__(self, pre_tokenizers: list[PreTokenizer]) -> None:
         self._set_items(pre_tokenizers)
 
-    def pre_tokenize(self, pretok):
+    def pre_tokenize(self, pretok: PreTokenizedString) -> None:
         for p in self.pretokenizers:
             p.pre_tokenize(pretok)
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Sequence", "pretokenizers": [p.to_dict() for p in self.pretokenizers]}
 
 
@@ -538,7 +542,7 @@ _FROM_DICT = {
 }
 
 
-def from_dict(d) -> PreTokenizer:
+def from_dict(d: Any) -> PreTokenizer:
     """A pre-tokenizer from its tokenizer.json form; bad input raises SubwordLabError."""
     if isinstance(d, PreTokenizer):
         return d

@@ -7,6 +7,7 @@ sequences, let the processor rewrite the list of encodings, then merge them.
 """
 from __future__ import annotations
 
+from typing import overload
 
 from .encoding import Encoding
 from .core.errors import SubwordLabError
@@ -27,10 +28,11 @@ _WHITE_SPACE = frozenset(
 class PostProcessor(JsonState):
     """Base class: subclasses implement `process_encodings` and `to_dict`."""
 
-    def num_special_tokens_to_add(self, is_pair):
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return 0
 
-    def process(self, encoding, pair=None, add_special_tokens=True):
+    def process(self, encoding: Encoding, pair: Encoding | None = None,
+                add_special_tokens: bool = True) -> Encoding:
         encodings = [encoding] if pair is None else [encoding, pair]
         for i, enc in enumerate(encodings):
             enc.set_sequence_id(i)
@@ -40,19 +42,20 @@ class PostProcessor(JsonState):
         encodings = self.process_encodings(encodings, add_special_tokens)
         return Encoding.merge(encodings, growing_offsets=False)
 
-    def process_encodings(self, encodings, add_special_tokens):
+    def process_encodings(self, encodings: list[Encoding],
+                          add_special_tokens: bool) -> list[Encoding]:
         raise NotImplementedError
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         raise NotImplementedError
 
     def _from_dict(self, data):  # JsonState: pickled as its tokenizer.json text, as HF
         return from_dict(data)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{type(self).__name__}({self.to_dict()!r})"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.to_dict() == other.to_dict()
 
 
@@ -85,45 +88,48 @@ def _wrap(enc, before, after, type_ids, seq_id, keep_first):
 class BertProcessing(PostProcessor):
     """`[CLS] A [SEP]` and `[CLS] A [SEP] B [SEP]`, B with type id 1."""
 
-    def __init__(self, sep=("[SEP]", 102), cls_token=("[CLS]", 101)):
+    def __init__(self, sep: tuple[str, int] = ("[SEP]", 102),
+                 cls_token: tuple[str, int] = ("[CLS]", 101)) -> None:
         self.sep = (str(sep[0]), int(sep[1]))
         self.cls = (str(cls_token[0]), int(cls_token[1]))
 
-    def num_special_tokens_to_add(self, is_pair):
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return 3 if is_pair else 2
 
-    def process_encodings(self, encodings, add_special_tokens):
+    def process_encodings(self, encodings: list[Encoding],
+                          add_special_tokens: bool) -> list[Encoding]:
         if not add_special_tokens:
             return encodings
         out = []
         for i, enc in enumerate(encodings):
             if i == 0:
-                wrap = lambda e: _wrap(e, [self.cls], [self.sep], None, 0, 0)  # noqa: E731
+                wrap = lambda e: _wrap(e, [self.cls], [self.sep], None, 0, 0)  # noqa: E731  (one name for both branches)
             else:
-                wrap = lambda e: _wrap(e, [], [self.sep], None, 1, 1)  # noqa: E731
+                wrap = lambda e: _wrap(e, [], [self.sep], None, 1, 1)  # noqa: E731  (one name for both branches)
             new = wrap(enc)
             new.overflowing = [wrap(o) for o in enc.overflowing]
             out.append(new)
         return out
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "BertProcessing", "sep": list(self.sep), "cls": list(self.cls)}
 
 
 class RobertaProcessing(PostProcessor):
     """`<s> A </s>` and `<s> A </s> </s> B </s>`, all type id 0, offsets trimmed."""
 
-    def __init__(self, sep=("</s>", 2), cls_token=("<s>", 0), trim_offsets=True,
-                 add_prefix_space=True):
+    def __init__(self, sep: tuple[str, int] = ("</s>", 2), cls_token: tuple[str, int] = ("<s>", 0),
+                 trim_offsets: bool = True, add_prefix_space: bool = True) -> None:
         self.sep = (str(sep[0]), int(sep[1]))
         self.cls = (str(cls_token[0]), int(cls_token[1]))
         self.trim_offsets = bool(trim_offsets)
         self.add_prefix_space = bool(add_prefix_space)
 
-    def num_special_tokens_to_add(self, is_pair):
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return 4 if is_pair else 2
 
-    def process_encodings(self, encodings, add_special_tokens):
+    def process_encodings(self, encodings: list[Encoding],
+                          add_special_tokens: bool) -> list[Encoding]:
         if self.trim_offsets:
             for enc in encodings:
                 trim_offsets(enc, self.add_prefix_space)
@@ -141,7 +147,7 @@ class RobertaProcessing(PostProcessor):
             out.append(new)
         return out
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "RobertaProcessing", "sep": list(self.sep), "cls": list(self.cls),
                 "trim_offsets": self.trim_offsets, "add_prefix_space": self.add_prefix_space}
 
@@ -149,12 +155,14 @@ class RobertaProcessing(PostProcessor):
 class ByteLevel(PostProcessor):
     """Trims the offsets of byte-level tokens so they exclude the spaces they carry."""
 
-    def __init__(self, add_prefix_space=True, trim_offsets=True, use_regex=True, **_ignored):
+    def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True,
+                 use_regex: bool = True, **_ignored: object) -> None:
         self.add_prefix_space = bool(add_prefix_space)
         self.trim_offsets = bool(trim_offsets)
         self.use_regex = bool(use_regex)
 
-    def process_encodings(self, encodings, add_special_tokens):
+    def process_encodings(self, encodings: list[Encoding],
+                          add_special_tokens: bool) -> list[Encoding]:
         if self.trim_offsets:
             for enc in encodings:
                 trim_offsets(enc, self.add_prefix_space)
@@ -164,12 +172,12 @@ class ByteLevel(PostProcessor):
             enc.set_sequence_id(i)
         return encodings
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
                 "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
 
 
-def trim_offsets(encoding, add_prefix_space):
+def trim_offsets(encoding: Encoding, add_prefix_space: bool) -> None:
     """Shrink each token's offsets past its leading/trailing spaces (HF process_offsets)."""
     offsets = encoding.offsets
     for i, token in enumerate(encoding.tokens):
@@ -196,19 +204,21 @@ class Sequence(SequenceItems, PostProcessor):
     """Runs several post-processors one after the other."""
 
     _ITEMS, _KIND = "processors", "processors"
+    processors: list[PostProcessor]  # set by SequenceItems._set_items
 
-    def __init__(self, processors_py):
+    def __init__(self, processors_py: list[PostProcessor]) -> None:
         self._set_items(processors_py)
 
-    def num_special_tokens_to_add(self, is_pair):
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return sum(p.num_special_tokens_to_add(is_pair) for p in self.processors)
 
-    def process_encodings(self, encodings, add_special_tokens):
+    def process_encodings(self, encodings: list[Encoding],
+                          add_special_tokens: bool) -> list[Encoding]:
         for proc in self.processors:
             encodings = proc.process_encodings(encodings, add_special_tokens)
         return encodings
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         return {"type": "Sequence", "processors": [p.to_dict() for p in self.processors]}
 
 
@@ -286,7 +296,8 @@ def _parse_special_tokens(special_tokens):
 class TemplateProcessing(PostProcessor):
     """Special tokens placed by a template such as `"[CLS] $A [SEP] $B:1 [SEP]:1"`."""
 
-    def __init__(self, single=None, pair=None, special_tokens=None):
+    def __init__(self, single: str | list | None = None, pair: str | list | None = None,
+                 special_tokens: list | dict | None = None) -> None:
         self.single = _parse_template("$0" if single is None else single, "single")
         self.pair = _parse_template("$A:0 $B:1" if pair is None else pair, "pair")
         self.special_tokens = _parse_special_tokens(special_tokens)
@@ -307,10 +318,11 @@ class TemplateProcessing(PostProcessor):
     def _count(self, template):
         return sum(len(self.special_tokens[p[1]][0]) for p in template if p[0] == "tok")
 
-    def num_special_tokens_to_add(self, is_pair):
+    def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return self._added[bool(is_pair)]
 
-    def process_encodings(self, encodings, add_special_tokens):
+    def process_encodings(self, encodings: list[Encoding],
+                          add_special_tokens: bool) -> list[Encoding]:
         template = self.pair if len(encodings) == 2 else self.single
         out = []
         for kind, name, type_id in template:
@@ -325,7 +337,7 @@ class TemplateProcessing(PostProcessor):
                 out.append(_special(tokens, ids, type_id))
         return out
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         def pieces(template):
             return [{"Sequence": {"id": name, "type_id": t}} if kind == "seq"
                     else {"SpecialToken": {"id": name, "type_id": t}}
@@ -345,7 +357,11 @@ def _pair(value, field):
     return (value[0], value[1])
 
 
-def from_dict(d):
+@overload
+def from_dict(d: dict) -> PostProcessor: ...
+@overload
+def from_dict(d: None) -> None: ...
+def from_dict(d: dict | None) -> PostProcessor | None:
     """Build a post-processor from its tokenizer.json object (None stays None)."""
     if d is None:
         return None

@@ -11,7 +11,7 @@ import subword_lab
 from shots import shot_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-import assets  # noqa: E402  (tools/assets.py: the pinned files)
+import assets  # tools/assets.py: the pinned files
 
 SHOW = "async () => { const v = await window.subwordLab.showView('chat'); await v.settled(); }"
 SETTLED = "async () => { await (await window.subwordLab.showView('chat')).settled(); }"
@@ -101,7 +101,7 @@ def test_files_opened_together_give_their_template(app):
     app.page.get_by_test_id("file-input").set_input_files([str(json_path), str(config)])
     app.page.wait_for_function("() => document.querySelector('[data-testid=tokenizer-select]').value.startsWith('file')")
     app.settled()
-    jinja = lambda: [u for u in app.watch.requests if "/wheels/" in u and "subword_lab" not in u]  # noqa: E731
+    jinja = lambda: [u for u in app.watch.requests if "/wheels/" in u and "subword_lab" not in u]  # noqa: E731  (asked twice)
     assert jinja() == []  # the tokenize view never loads Jinja2
     app.page.evaluate(SHOW)
     assert sorted(u.rsplit("/", 1)[1] for u in jinja()) == [

@@ -90,6 +90,11 @@ VIEWS = """<!doctype html>
 <subword-lab id="compare" view="compare" text="hugs"></subword-lab>
 </body></html>"""
 
+CODE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Code panel</title>
+<script type="module" src="{site}/embed.js"></script></head>
+<body><subword-lab id="uni" view="encode" algo="unigram" corpus="course-toy" text="hugs"></subword-lab></body></html>"""
+
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory, site):
@@ -100,6 +105,7 @@ def host(tmp_path_factory, site):
     (folder / "options.html").write_text(OPTIONS.format(site=site), encoding="utf-8")
     (folder / "default.html").write_text(DEFAULT.format(site=site), encoding="utf-8")
     (folder / "views.html").write_text(VIEWS.format(site=site), encoding="utf-8")
+    (folder / "code.html").write_text(CODE.format(site=site), encoding="utf-8")
     handler = functools.partial(Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -476,3 +482,53 @@ def test_views_arrive_in_one_round_trip_and_leave_the_host_head_alone(visit, hos
               for rel in module_graph.closure(build.DIST / entry, build.DIST)}
     assert views - lazily <= wanted, sorted(views - lazily - wanted)
     assert page.evaluate("document.head.querySelectorAll('link[rel=stylesheet]').length") == 0
+
+
+def unigram_reference_steps(text):
+    """The Code panel's step at each step of the Unigram encode view's first piece, from
+    the reference (subword_lab.reference.unigram) run here: the lattice's edge and best
+    steps, then one backtrack step per token of the path (the path's step), then the
+    n best (no reference line)."""
+    from subword_lab.reference import steps, unigram
+    from subword_lab.web.registry import REGISTRY
+
+    webapi.open_toy(json.dumps({"corpus": "course-toy", "algo": "unigram"}))
+    tokenizer = REGISTRY.get("course-toy-unigram")
+    events = []
+    tokenizer.encode(text, on_event=events.append)
+    first = next(e["text"] for e in events if e["type"] == "model_piece")
+    recorder = steps.Steps()
+    unigram.encode(tokenizer.model, first, on_event=recorder)
+    pairs = list(zip(recorder.events, recorder.steps))
+    lattice = [s for e, s in pairs if e["type"] in ("unigram.edge", "unigram.best")]
+    path_event, path_step = next((e, s) for e, s in pairs if e["type"] == "unigram.path")
+    return lattice + [path_step] * len(path_event["tokens"]) + [None]
+
+
+def test_the_code_panel_steps_in_an_embed(visit, host):
+    """A <subword-lab view="encode"> on a course page shows the Code panel too: at each
+    step of the Unigram lattice, the reference's line and variables for that step."""
+    expected = unigram_reference_steps("hugs")
+    page = visit(f"{host}/code.html")
+    ready(page, "#uni")
+    widget = page.locator("#uni")
+    page.wait_for_selector("#uni [data-testid=code-panel][data-follows=reference]", timeout=120_000)
+    position = widget.get_by_test_id("player-position")
+    assert position.text_content().strip() == f"0 / {len(expected)}"
+    for k, step in enumerate(expected, start=1):
+        widget.get_by_test_id("player-step-forward").click()
+        page.wait_for_function(
+            f"() => document.querySelector('#uni').shadowRoot.querySelector("
+            f"'[data-testid=player-position]').textContent.trim() === '{k} / {len(expected)}'")
+        seen = widget.locator("[data-testid=code-panel]").evaluate("""(panel) => {
+          const line = panel.querySelector('[data-testid=code-line][data-current=true]');
+          const vars = [...panel.querySelectorAll('[data-testid=code-var]')]
+            .map((v) => [v.dataset.name, JSON.parse(v.dataset.value)]);
+          return {line: line ? Number(line.dataset.line) : null, vars: Object.fromEntries(vars)};
+        }""")
+        if step is None:
+            assert seen == {"line": None, "vars": {}}, (k, seen)
+        else:
+            assert seen == {"line": step["focus"], "vars": step["vars"]}, (k, seen, step)
+        if k == 3:
+            widget.screenshot(path=shot_path("embed-code-unigram.png"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from shots import shot_path  # noqa: E402
+from shots import shot_path
 
 WIDTHS = [(1280, 900), (390, 844)]
 CASES = [("tokenizer=xlm-roberta", "unbelievably"), ("tokenizer=botchan-unigram", "unbelievably"),

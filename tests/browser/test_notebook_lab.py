@@ -17,7 +17,9 @@ from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "python"))
-from train_helpers import NOTEBOOK_SAMPLE, notebook_runs  # noqa: E402
+from train_helpers import NOTEBOOK_SAMPLE, notebook_runs, reference_training  # noqa: E402
+
+from subword_lab.reference import bpe as reference_bpe, steps as reference_steps  # noqa: E402
 
 pytest.importorskip("jupyterlab")
 pytest.importorskip("anywidget")
@@ -67,6 +69,13 @@ def look(page, widget, name):
     page.screenshot(path=shot_path(name))
 
 
+def train_reference_steps(algo, events):
+    """The training reference's step for each merge of a run, trained again here on the
+    run's word counts with its options."""
+    recorder = reference_training(algo, events)
+    return [step for event, step in zip(recorder.events, recorder.steps) if event["type"] == "merge"]
+
+
 def test_notebook_widgets_in_jupyterlab(lab_page, lab):
     page = lab_page
     runs = notebook_runs()
@@ -110,6 +119,27 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
         widget.locator("[data-testid=player-play]").click()  # pause
         assert widget.locator("[data-testid=narration]").text_content().strip()
         look(page, widget, f"notebook-training-{algo}-played.png")
+        # the Code panel: BPE and WordPiece runs are small enough for the reference to
+        # train again, and the first merges show its line and variables; a Unigram run
+        # (its corpus stays in the kernel) follows the fast events
+        panel = widget.locator("[data-testid=code-panel]")
+        widget.locator("[data-testid=player-start]").click()
+        expect(position).to_have_text(f"0 / {steps}")
+        if algo == "unigram":
+            expect(panel).to_have_attribute("data-follows", "fast")
+            widget.locator("[data-testid=player-step-forward]").click()
+            expect(widget.locator("[data-testid=code-line][data-current=true]")).to_have_count(1)
+            continue
+        expect(panel).to_have_attribute("data-follows", "reference")
+        for k, step in enumerate(train_reference_steps(algo, events)[:3], start=1):
+            widget.locator("[data-testid=player-step-forward]").click()
+            expect(position).to_have_text(f"{k} / {steps}")
+            expect(widget.locator("[data-testid=code-line][data-current=true]")).to_have_attribute(
+                "data-line", str(step["focus"]))
+            shown = dict(widget.locator("[data-testid=code-var]").evaluate_all(
+                "vars => vars.map((v) => [v.dataset.name, JSON.parse(v.dataset.value)])"))
+            assert shown == step["vars"], (algo, k, shown, step)
+        look(page, widget, f"notebook-training-{algo}-code.png")
 
     # the steps widget: BPE on one word, merge by merge, ending in the encode's own tokens
     steps = page.locator("[data-testid=notebook-steps]").first
@@ -118,6 +148,25 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
     encoding = runs["bpe"][0].encode(" tokenization", on_event=events.append, add_special_tokens=False)
     position = steps.locator("[data-testid=player-position]")
     expect(position).to_have_text(re.compile(r"^0 / [1-9]\d*$"))
+    # the Code panel below it: at each step, the reference's line and variables for the
+    # merge on the player (the reference run here on the pieces the model saw)
+    recorder = reference_steps.Steps()
+    for piece in [e["text"] for e in events if e["type"] == "model_piece"]:
+        reference_bpe.encode(runs["bpe"][0].model, piece, on_event=recorder)
+    expected = [step for event, step in zip(recorder.events, recorder.steps) if event["type"] != "bpe.done"]
+    expect(steps.locator("[data-testid=code-panel]")).to_have_attribute("data-follows", "reference")
+    assert position.text_content() == f"0 / {len(expected)}"
+    for k, step in enumerate(expected, start=1):
+        steps.locator("[data-testid=player-step-forward]").click()
+        expect(position).to_have_text(f"{k} / {len(expected)}")
+        current = steps.locator("[data-testid=code-line][data-current=true]")
+        expect(current).to_have_attribute("data-line", str(step["line"]))
+        shown = dict(steps.locator("[data-testid=code-var]").evaluate_all(
+            "vars => vars.map((v) => [v.dataset.name, JSON.parse(v.dataset.value)])"))
+        assert shown == step["vars"], (k, shown, step)
+        if k == 2:
+            look(page, steps, "notebook-steps-bpe-code.png")
+    steps.locator("[data-testid=player-start]").click()
     look(page, steps, "notebook-steps-bpe.png")
     steps.locator("[data-testid=player-end]").click()
     expect(steps.locator("[data-testid=result-token]")).to_have_count(len(encoding.ids))

@@ -17,7 +17,7 @@ from tiktoken.load import load_tiktoken_bpe
 from tiktoken_ext.openai_public import ENDOFTEXT, r50k_pat_str
 
 from subword_lab.core.tables.byte_level import decode_to_bytes
-from shots import shot_path  # noqa: E402
+from shots import shot_path
 
 TEXT = "Hello weather, naïve café — Thời tiết đẹp. 今天天气很好，分词器。 🙂\n\tend"
 WIDTHS = [(1280, 900), (390, 844)]

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from shots import shot_path  # noqa: E402
-from test_unigram_views import open_train as open_unigram_train, seek_main as seek  # noqa: E402
+from shots import shot_path
+from test_unigram_views import open_train as open_unigram_train, seek_main as seek
 
 WIDTHS = [(1280, 900), (390, 844)]
 LONG_DECIMAL = re.compile(r"\d[.,]\d{6,}")

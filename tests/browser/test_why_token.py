@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from shots import shot_path  # noqa: E402
+from shots import shot_path
 
 # one preset per kind: tiktoken BPE (two), tokenizer.json BPE with a "▁" put in front
 # (Llama 2), WordPiece, tokenizer.json Unigram, sentencepiece Unigram and BPE (.model)

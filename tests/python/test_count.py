@@ -21,8 +21,8 @@ from subword_lab.sentencepiece import counting as spm_counting
 from tools import assets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "realfiles"))
-import references  # noqa: E402
-from hard_inputs import hard_inputs  # noqa: E402
+import references
+from hard_inputs import hard_inputs
 
 HF_FILES = ["bert-base-uncased.tokenizer.json", "xlm-roberta.tokenizer.json",
             "llama3_1.tokenizer.json", "gemma.tokenizer.json", "llama2.tokenizer.json"]
@@ -228,7 +228,7 @@ def test_normalizing_line_by_line_is_normalizing_whole(book, normalizer):
     if normalizer.endswith(".json"):
         norm = opened(normalizer).normalizer
     else:
-        norm = eval(normalizer, vars(n))  # noqa: S307 - the parameters above
+        norm = eval(normalizer, vars(n))  # the parameters above
     assert counting.per_char(norm)
     fast = counting.normalize_function(norm)
     cases = texts(book) + ["\n".join(texts(book)[:400]), book[:50_000], "ΑΣ\nΣ\nA\u0301\n\u0301\u0323x\n日本\n"]

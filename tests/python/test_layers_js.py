@@ -202,3 +202,22 @@ def test_allow_list_is_current():
              if not (WEB / name).exists()
              or len((WEB / name).read_text(encoding="utf-8").splitlines()) <= MAX_LINES]
     assert not stale, f"ALLOWED_LONG entries no longer needed: {stale}"
+
+
+def test_architecture_doc_names_every_web_file():
+    """docs/architecture.md's "The web front end" names every module, sheet and page of
+    web/: by its path in web/, by its file name (in its folder's entry), or by a pattern
+    in backticks (`views/*.css`)."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = doc.split("## The web front end", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`([^`\s]+)`", section))
+    patterns = [name for name in named if "*" in name]
+    missing = []
+    for path in sorted(p for suffix in ("js", "css", "html") for p in WEB.rglob(f"*.{suffix}")):
+        inside = path.relative_to(WEB).as_posix()
+        if inside in named or path.name in named:
+            continue
+        if any(Path(inside).match(pattern) for pattern in patterns):
+            continue
+        missing.append(inside)
+    assert not missing, f"docs/architecture.md does not name these files of web/: {missing}"

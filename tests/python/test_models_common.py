@@ -11,6 +11,7 @@ import re
 
 import pytest
 import tokenizers
+from hypothesis import given, settings, strategies as st
 
 from subword_lab import models
 from subword_lab.core.errors import SubwordLabError
@@ -110,8 +111,6 @@ def test_to_dict_round_trips_here_and_in_tokenizers(model):
     for token, i in hf.get_vocab().items():
         assert again.token_to_id(token) == i and again.id_to_token(i) == token
 
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 _ANY = st.text(st.characters(codec="utf-8"), max_size=40)
 _MODELS = [

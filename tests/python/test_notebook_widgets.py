@@ -3,6 +3,7 @@ tokenizer came from, the training widget's batches, the packed front end, and th
 message without anywidget. The widgets drawn in a real JupyterLab: tests/browser/test_notebook_lab.py."""
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import subprocess
@@ -14,13 +15,14 @@ import tokenizers as hf
 
 pytest.importorskip("anywidget", reason="the notebook extra is part of the test extras")
 
-import subword_lab  # noqa: E402
-from subword_lab import Tokenizer, models, pre_tokenizers  # noqa: E402
-from subword_lab import notebook  # noqa: E402
-from subword_lab.notebook import front_end, training_widget  # noqa: E402
-from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer  # noqa: E402
+import subword_lab
+from subword_lab import Tokenizer, models, pre_tokenizers
+from subword_lab import notebook
+from subword_lab.notebook import front_end, training_widget
+from subword_lab.reference import panel as reference_panel, steps
+from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer
 
-from train_helpers import COURSE  # noqa: E402
+from train_helpers import COURSE, reference_training
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXTS = ["Hello  wörld! [SEP] unbelievably 天気", "", " \n\tx", "naïve café [MASK]"]
@@ -89,6 +91,30 @@ def test_steps_are_the_models_events(request, fixture):
     assert widget.info["model"] == ("WordPiece" if fixture == "bert_json" else "Unigram")
 
 
+
+@pytest.mark.parametrize("fixture,algorithm", [("bert_json", "wordpiece"), ("gpt2_tiktoken", "bpe"),
+                                               ("botchan_unigram_model", "unigram")])
+def test_steps_carry_the_reference_s_code_panel(request, fixture, algorithm):
+    """The widget's `code` is the plain reference run on the pieces the model saw: one
+    step (function, line, variables) per model event, and those functions' source."""
+    reference = importlib.import_module(f"subword_lab.reference.{algorithm}")
+    path = request.getfixturevalue(fixture)
+    ours = subword_lab.load(path)
+    widget = notebook.steps(str(path), "tokenization")
+    for word in ("tokenization", "naïve"):
+        widget.word = word
+        events = []
+        ours.encode(word, on_event=events.append, add_special_tokens=False)
+        recorder = steps.Steps()
+        for piece in [e["text"] for e in events if e["type"] == "model_piece"]:
+            reference.encode(ours.model, piece, on_event=recorder)
+        model_events = [e for e in events if e["type"].startswith(f"{algorithm}.")]
+        assert recorder.events == model_events
+        assert widget.code["follows"] == "reference"
+        assert widget.code["steps"] == recorder.steps
+        assert sorted(s["function"] for s in widget.code["sources"]) == sorted(
+            {s["function"] for s in recorder.steps})
+
 def test_steps_refuse_what_they_cannot_draw(bert_json):
     from subword_lab import SubwordLabError
     with pytest.raises(SubwordLabError, match="at most 200"):
@@ -155,6 +181,17 @@ def test_training_state_is_the_run(algo):
         if merges is not None:
             assert widget.merges == [list(m) if isinstance(m, list) else m.split(" ") for m in merges]
         assert widget.steps == sum(e["type"] == "merge" for e in events)
+    # the Code panel: the reference trained again on the run's word counts and options
+    # reports the same events (BPE, WordPiece); a Unigram run is followed by its events
+    if algo == "unigram":
+        kept = [e for e in events if e["type"] in reference_panel.UNIGRAM_EVENTS]
+        assert widget.code["follows"] == "fast" and len(widget.code["steps"]) == len(kept)
+        assert {s["function"] for s in widget.code["steps"]} <= {
+            src["function"] for src in widget.code["sources"]}
+    else:
+        recorder = reference_training(algo, events)
+        assert recorder.events == [e for e in events if e["type"] in reference_panel.TRAIN_EVENTS]
+        assert widget.code["follows"] == "reference" and widget.code["steps"] == recorder.steps
 
 
 @pytest.mark.parametrize("trainer", [BpeTrainer, WordPieceTrainer])

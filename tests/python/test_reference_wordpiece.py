@@ -1,9 +1,9 @@
 """The fast WordPiece (models.WordPiece) equals the plain reference (reference.wordpiece).
 
-Generated vocabularies (first pieces and "##" pieces over a small alphabet, a
-length limit) and generated words: the untraced fast path (prefix tables, the
-whole-word shortcut) gives the reference's tokens, and the traced path gives the
-reference's events, one for one. Last, real bert-base-uncased on real text.
+Generated vocabularies (first pieces and "##" pieces over a small alphabet, many cut
+from the word itself; a length limit) and generated words: the untraced fast path
+(prefix tables, the whole-word shortcut) gives the reference's tokens, and the traced
+path gives the reference's events, one for one. Last, real bert-base-uncased on real text.
 """
 from __future__ import annotations
 
@@ -21,18 +21,25 @@ LETTERS = "abcé中"
 
 
 @st.composite
-def vocabularies(draw):
+def vocabularies(draw, word):
+    """Random pieces, and pieces cut from `word` itself (at its start: first pieces;
+    elsewhere: "##" pieces), so that a shorter and a longer match often both exist
+    where the greedy search stands."""
     pieces = st.text(st.sampled_from(LETTERS), min_size=1, max_size=4)
     firsts = draw(st.lists(pieces, max_size=12))
-    rests = ["##" + p for p in draw(st.lists(pieces, max_size=12))]
-    tokens = list(dict.fromkeys(["[UNK]"] + firsts + rests))
+    rests = draw(st.lists(pieces, max_size=12))
+    cuts = st.tuples(st.integers(0, len(word) - 1), st.integers(1, 4))
+    for start, length in draw(st.lists(cuts, max_size=8)):
+        (firsts if start == 0 else rests).append(word[start:start + length])
+    tokens = list(dict.fromkeys(["[UNK]"] + firsts + ["##" + p for p in rests]))
     return {t: i for i, t in enumerate(tokens)}
 
 
 @SETTINGS
-@given(vocab=vocabularies(), word=st.text(st.sampled_from(LETTERS + "x"), min_size=1, max_size=12),
+@given(data=st.data(), word=st.text(st.sampled_from(LETTERS + "x"), min_size=1, max_size=12),
        limit=st.sampled_from([100, 8, 3]))
-def test_generated_vocabularies_equal_the_reference(vocab, word, limit):
+def test_generated_vocabularies_equal_the_reference(data, word, limit):
+    vocab = data.draw(vocabularies(word))
     model = WordPiece(vocab, unk_token="[UNK]", max_input_chars_per_word=limit)
     expected_events = []
     expected = reference.encode(model, word, on_event=expected_events.append)

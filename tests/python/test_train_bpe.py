@@ -5,10 +5,12 @@ import json
 
 import pytest
 import tokenizers as hf
+from hypothesis import assume, given, settings, strategies as st
 
 from subword_lab import models, trainers
 from subword_lab.core.errors import SubwordLabError
 from subword_lab.trainers import BpeTrainer, TrainingCancelled
+from subword_lab.trainers.base import train_tokenizer
 
 from train_helpers import COURSE, merges_of, ours, same_encodings, theirs
 
@@ -223,10 +225,6 @@ def test_cancel_flag():
 
 
 # -- arbitrary corpora --------------------------------------------------------------
-
-from hypothesis import assume, given, settings, strategies as st  # noqa: E402
-
-from subword_lab.trainers.base import train_tokenizer  # noqa: E402
 
 SMALL_ALPHABET = st.text(alphabet="abcé ", min_size=1, max_size=12)
 

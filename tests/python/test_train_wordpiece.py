@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 import tokenizers as hf
+from hypothesis import given, settings, strategies as st
 
 from subword_lab import models
 from subword_lab.core.errors import SubwordLabError
@@ -135,9 +136,6 @@ def test_cancel():
         tok.train_from_iterator(COURSE, WordPieceTrainer(vocab_size=70),
                                 on_event=lambda e: "cancel" if e["type"] == "merge" else None)
     assert tok.get_vocab_size() == 0
-
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 @settings(max_examples=150, deadline=None)

@@ -6,6 +6,7 @@ import json
 import tokenizers as hf
 
 from subword_lab import Tokenizer, models, pre_tokenizers
+from subword_lab.reference import bpe_train, steps, wordpiece_train
 from subword_lab.trainers import BpeTrainer, UnigramTrainer, WordPieceTrainer
 
 COURSE = [
@@ -70,3 +71,17 @@ def notebook_runs():
         tok.train_from_iterator(COURSE, trainer, on_event=events.append)
         out[algo] = (tok, events)
     return out
+
+
+def reference_training(algo, events):
+    """The training reference ("bpe" or "wordpiece") trained again on a run's word counts
+    with its options (its train_start and words events): a steps.Steps recorder holding
+    the reference's events and, beside each, its step (line and variables)."""
+    reference = {"bpe": bpe_train, "wordpiece": wordpiece_train}[algo]
+    options = next(e for e in events if e["type"] == "train_start")["options"]
+    counts = {w["word"]: w["count"] for w in next(e for e in events if e["type"] == "words")["words"]}
+    extra = {"min_frequency": options["min_frequency"]} if algo == "bpe" else {}
+    recorder = steps.Steps()
+    reference.train(counts, vocab_size=options["vocab_size"], special_tokens=options["special_tokens"],
+                    tie_break=options["tie_break"], options=options, on_event=recorder, **extra)
+    return recorder

@@ -94,7 +94,7 @@ def run_case(case: Case, paths: dict, inputs: list, root: Path, keep: int = 5) -
     t0 = time.perf_counter()
     try:
         ours = subword_lab.load(paths[case.asset], **our_options(case, ref))
-    except Exception as exc:  # noqa: BLE001 (reported as the case's failure)
+    except Exception as exc:  # reported as the case's failure
         result.load_error = f"{type(exc).__name__}: {exc}"
         return result
     result.times["load_ours"] = time.perf_counter() - t0
@@ -117,7 +117,7 @@ def run_case(case: Case, paths: dict, inputs: list, root: Path, keep: int = 5) -
                   "tokens": (_our_tokens(enc.tokens, ref_is_bytes), list(ref.tokens(text, ids)))}
         try:
             ours_text = ours.decode(ids, skip_special_tokens=not ref.keeps_specials)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             ours_text = f"<{type(exc).__name__}: {exc}>"
         checks["decode"] = (ours_text, ref.decode(ids))
         for aspect, (a, b) in checks.items():

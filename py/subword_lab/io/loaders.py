@@ -20,8 +20,9 @@ which split pattern and special tokens are in force and why.
 from __future__ import annotations
 
 import importlib
+import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import SubwordLabError
 from ..core.gc_pause import gc_paused
@@ -55,11 +56,11 @@ _LOADERS = {
 _EXPORTED = {function: module for module, function in _LOADERS.values()}
 
 
-def _loader(module: str, function: str):
+def _loader(module: str, function: str) -> Any:
     return getattr(importlib.import_module(f".{module}", __package__), function)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """The loaders in __all__ (load_tiktoken, ...), imported when first asked for."""
     if name not in _EXPORTED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -67,7 +68,7 @@ def __getattr__(name: str):
     return value
 
 
-def load(path, **options) -> Tokenizer:
+def load(path: str | os.PathLike[str], **options: Any) -> Tokenizer:
     """Open `path` (a file or a folder holding one) as a Tokenizer.
 
     `format=` forces one of "tokenizer.json", "vocab.txt", "bpe", "tiktoken",

@@ -32,7 +32,7 @@ def __getattr__(name):
     if name not in _WIDGETS:
         raise AttributeError(f"module 'subword_lab.notebook' has no attribute {name!r}")
     try:
-        import anywidget  # noqa: F401
+        import anywidget  # noqa: F401  (only: is the extra installed?)
     except ImportError:
         raise MissingExtra("the notebook widgets need anywidget: "
                            'pip install "subword-lab[notebook]"', field="subword_lab.notebook") from None

@@ -27,8 +27,8 @@ __all__ = ["ENTRY", "SHEETS", "web_root", "modules", "esm"]
 
 ENTRY = "notebook.js"
 # The widget's stylesheets, in cascade order (palette-dark.css applies on a dark host).
-SHEETS = ("palette.css", "palette-dark.css", "style.css", "textbox.css", "views/encode.css", "views/train.css", "views/unigram.css",
-          "notebook.css")
+SHEETS = ("palette.css", "palette-dark.css", "style.css", "textbox.css", "views/encode.css", "views/train.css",
+          "views/unigram.css", "views/code.css", "notebook.css")
 BASE_URL = "https://subword-lab.invalid/web/"
 
 _HERE = Path(__file__).resolve().parent
@@ -65,7 +65,7 @@ def modules() -> tuple[tuple[str, str], ...]:
         state[path] = "open"
         source = (root / path).read_text(encoding="utf-8")
         here = posixpath.dirname(path)
-        resolve = lambda spec: posixpath.normpath(posixpath.join(here, spec))  # noqa: E731
+        resolve = lambda spec: posixpath.normpath(posixpath.join(here, spec))  # noqa: E731  (a one-line helper)
         targets = [resolve(m.group(3)) for m in _IMPORT.finditer(_strip_comments(source))]
         for target in targets:
             visit(target)

@@ -4,8 +4,10 @@ page's encode view renderers from the model's events (docs/events.md, "Encoding:
 
 Synced traits: `word` (writable: the steps follow), `events` (the encode's events),
 `ids`, `tokens`, `offsets` (of that encode, offsets in UTF-16 code units as the page's
-renderers read them), `info`, and for a Unigram model `nbest`: the n best segmentations
-of each piece, listed beside the lattice's last step as the page lists them (nbest.py).
+renderers read them), `info`, for a Unigram model `nbest`: the n best segmentations
+of each piece, listed beside the lattice's last step as the page lists them (nbest.py),
+and `code`: the Code panel below the drawing, the plain reference's step for each model
+event (`reference.panel.encode_steps`), as on the page.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import anywidget
 import traitlets
 
 from ..core.errors import SubwordLabError
+from ..reference.panel import encode_steps
 from . import front_end
 from .convert import as_tokenizer, describe
 from .nbest import nbest_for
@@ -40,6 +43,7 @@ class StepsWidget(anywidget.AnyWidget):
     offsets = traitlets.List(traitlets.List(traitlets.Int())).tag(sync=True)
     info = traitlets.Dict().tag(sync=True)
     nbest = traitlets.List(traitlets.Dict()).tag(sync=True)
+    code = traitlets.Dict().tag(sync=True)
 
     def __init__(self, tokenizer, word: str) -> None:
         self.tokenizer = as_tokenizer(tokenizer)
@@ -73,6 +77,7 @@ class StepsWidget(anywidget.AnyWidget):
             self.tokens = list(encoding.tokens)
             self.offsets = utf16(self.word, encoding.offsets)
             self.nbest = nbest_for(self.tokenizer, events)
+            self.code = encode_steps(self.tokenizer.model, events)
 
 
 def steps(tokenizer, word: str) -> StepsWidget:

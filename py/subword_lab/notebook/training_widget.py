@@ -13,7 +13,10 @@ gives), computed here (changed_words.py), so the view takes each merge in consta
 Synced traits: `algorithm`, `events` (how many were received), `steps` (merges, or
 Unigram's EM steps and rounds), `done`, and at `train_end` the result: `vocab` (the final
 vocabulary in id order; Unigram: pieces) and `merges` (BPE and WordPiece: the merged pairs
-in order).
+in order), and `code`: the Code panel below the drawing (`reference.panel.train_steps`):
+for a run as small as the page's limits (web/views/train/code.js) the reference trains
+again on its word counts and shows its own steps; a longer run, or a Unigram run (whose
+corpus the widget never sees), is followed by its fast events, each at its line.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ import time
 import anywidget
 import traitlets
 
+from ..reference.panel import train_steps
 from . import front_end
 from .changed_words import ChangedWords
 
@@ -30,6 +34,9 @@ __all__ = ["TrainingWidget", "training", "FLUSH_SECONDS"]
 FLUSH_SECONDS = 0.1
 REPLAY_BATCH = 2000  # events per message when a view asks for the run again
 _STEP_TYPES = {"merge", "unigram_em", "unigram_prune", "unigram_exact_round"}
+# BPE and WordPiece runs the Code panel trains again with the reference: the page's limits.
+REFERENCE_MERGES = 400
+REFERENCE_WORDS = 3000
 
 
 class TrainingWidget(anywidget.AnyWidget):
@@ -41,10 +48,12 @@ class TrainingWidget(anywidget.AnyWidget):
     done = traitlets.Bool(False).tag(sync=True)
     vocab = traitlets.List().tag(sync=True)
     merges = traitlets.List().tag(sync=True)
+    code = traitlets.Dict().tag(sync=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.run_events: list[dict] = []
+        self._received: list[dict] = []  # the events as the trainer reported them
         self._sent = 0
         self._last = 0.0
         self._steps = 0
@@ -58,10 +67,12 @@ class TrainingWidget(anywidget.AnyWidget):
         kind = event.get("type")
         if kind == "train_start":
             self.run_events, self._sent, self._steps, self._merges = [], 0, 0, []
-            self._changed = None
+            self._received, self._changed = [], None
             with self.hold_sync():
                 self.algorithm = str(event.get("algorithm", ""))
                 self.done, self.vocab, self.merges, self.events, self.steps = False, [], [], 0, 0
+                self.code = {}
+        self._received.append(event)
         if kind == "words" and event.get("words") and "tokens" in event["words"][0]:
             self._changed = ChangedWords(event)
         elif kind == "merge" and "words" not in event and self._changed is not None:
@@ -77,9 +88,19 @@ class TrainingWidget(anywidget.AnyWidget):
             with self.hold_sync():
                 self.vocab = [entry[0] if isinstance(entry, (list, tuple)) else entry for entry in vocab]
                 self.merges = self._merges
+                self.code = self._code()
                 self.done = True
         elif time.monotonic() - self._last >= FLUSH_SECONDS:
             self._flush()
+
+    def _code(self) -> dict:
+        """The Code panel's answer for the run that just ended."""
+        events = self._received
+        if self.algorithm != "unigram":
+            words = next((e for e in events if e.get("type") == "words"), {}).get("words", [])
+            if len(self._merges) > REFERENCE_MERGES or len(words) > REFERENCE_WORDS:
+                events = []  # too long to train again: the fast events, each at its line
+        return train_steps(self.algorithm, events)
 
     def _flush(self) -> None:
         self._last = time.monotonic()

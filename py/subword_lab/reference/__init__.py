@@ -16,4 +16,7 @@ paths give the same results and the same events (docs/events.md) as these.
 - `steps`: records, beside each event, the reference line that reported it and
   the values of that function's named variables, and the line that takes the step
   (what the page's Code panel shows).
+- `panel`: the Code panel's answer for an encode (the reference run on the pieces the
+  model saw, one step per model event) or a training run (the page and the notebook
+  show it).
 """

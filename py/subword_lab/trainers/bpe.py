@@ -7,6 +7,8 @@ that occurs first in corpus order.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..core.errors import SubwordLabError
 from .merge_trainer import MergeTrainer
 from .exact_engine import ExactEngine
@@ -21,10 +23,12 @@ class BpeTrainer(MergeTrainer):
     algorithm = "bpe"
     model_type = "BPE"
 
-    def __init__(self, vocab_size=30000, min_frequency=0, show_progress=True,
-                 progress_format="indicatif", special_tokens=(), limit_alphabet=None,
-                 initial_alphabet=(), continuing_subword_prefix=None, end_of_word_suffix=None,
-                 max_token_length=None, tie_break="hf", trace="summary"):
+    def __init__(self, vocab_size: int = 30000, min_frequency: int = 0, show_progress: bool = True,
+                 progress_format: str = "indicatif", special_tokens: Iterable = (),
+                 limit_alphabet: int | None = None, initial_alphabet: Iterable[str] = (),
+                 continuing_subword_prefix: str | None = None,
+                 end_of_word_suffix: str | None = None, max_token_length: int | None = None,
+                 tie_break: str = "hf", trace: str = "summary") -> None:
         # progress_format, like show_progress, is kept for tokenizers' API only:
         # progress goes through on_event here.
         if progress_format not in ("indicatif", "json", "silent"):
@@ -98,7 +102,7 @@ class BpeTrainer(MergeTrainer):
                  end_of_word_suffix=self.end_of_word_suffix)
         return d
 
-    def merges(self):
+    def merges(self) -> list[tuple[str, str]]:
         """The learned merges as (left, right) strings, in order (after `train`)."""
         if self.result is None:
             return []

@@ -13,6 +13,9 @@ Events are described in docs/events.md, section "Training / Unigram".
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 import sys
 
 from ..core.errors import SubwordLabError
@@ -30,11 +33,13 @@ MIN_SCORE_PENALTY = 0.0001  # added per missing required character, as sentencep
 class UnigramTrainer(Trainer):
     algorithm = "unigram"
 
-    def __init__(self, vocab_size=8000, show_progress=True, special_tokens=None,
-                 shrinking_factor=0.75, unk_token=None, max_piece_length=16,
-                 n_sub_iterations=2, seed_size=1_000_000, initial_alphabet=None,
-                 method="em", shrink_fraction=0.1, trace="summary",
-                 split_by_unicode_script=True):
+    def __init__(self, vocab_size: int = 8000, show_progress: bool = True,
+                 special_tokens: Iterable | None = None, shrinking_factor: float = 0.75,
+                 unk_token: str | None = None, max_piece_length: int = 16,
+                 n_sub_iterations: int = 2, seed_size: int = 1_000_000,
+                 initial_alphabet: Iterable[str] | None = None, method: str = "em",
+                 shrink_fraction: float = 0.1, trace: str = "summary",
+                 split_by_unicode_script: bool = True) -> None:
         super().__init__(trace=trace)
         if method not in METHODS:
             raise SubwordLabError(f"method must be 'em' or 'exact', got {method!r}",
@@ -63,15 +68,15 @@ class UnigramTrainer(Trainer):
         self.shrink_fraction = shrink_fraction
         self.split_by_unicode_script = bool(split_by_unicode_script)
         self.trained_model = None
-        self._followers = None
+        self._followers: dict[str, str | None] | None = None
 
     # -- collecting words ------------------------------------------------------------
-    def feed(self, iterator, process):
+    def feed(self, iterator: Iterable, process: Callable) -> None:
         """Count the words, and remember what followed each word in its sequence
         (the next word's first character, or "\\0" at the end): the seed's
         suffix-tree nodes depend on it, as sentencepiece reads the running text."""
-        counts = {}
-        followers = {}
+        counts: dict[str, int] = {}
+        followers: dict[str, str | None] = {}  # None: MANY
         get = counts.get
         fget = followers.get
         many = unigram_seed.MANY
@@ -89,13 +94,13 @@ class UnigramTrainer(Trainer):
         self.words = counts
         self._followers = followers
 
-    def feed_word_counts(self, counts):
+    def feed_word_counts(self, counts: dict[str, int]) -> None:
         """Ready-made word counts: a word's end then counts as one boundary."""
         super().feed_word_counts(counts)
         self._followers = None
 
     # -- entry point ---------------------------------------------------------------
-    def train(self, model=None, on_event=None):
+    def train(self, model: Any = None, on_event: Callable | None = None) -> list:
         """Learn the vocabulary from the fed words and fill `model` (a models.Unigram)
         with it. Returns the special tokens to add to the tokenizer."""
         if model is not None and getattr(model, "type_name", "Unigram") != "Unigram":
@@ -122,7 +127,7 @@ class UnigramTrainer(Trainer):
         return as_added_tokens(self.special_tokens)
 
     # -- checks --------------------------------------------------------------------
-    def _required_chars(self, words) -> dict:
+    def _required_chars(self, words: dict[str, int]) -> dict:
         """Every character of the corpus (with its count) and of initial_alphabet (0)."""
         counts = unigram_seed.char_counts(words)
         for ch in self.initial_alphabet:

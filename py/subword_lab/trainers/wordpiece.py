@@ -8,6 +8,8 @@ its BPE trainer instead; this one is the algorithm the course describes.)
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .merge_trainer import MergeTrainer
 from .exact_engine import ExactEngine
 
@@ -24,10 +26,11 @@ class WordPieceTrainer(MergeTrainer):
     algorithm = "wordpiece"
     model_type = "WordPiece"
 
-    def __init__(self, vocab_size=30000, min_frequency=0, show_progress=True,
-                 special_tokens=(), limit_alphabet=None, initial_alphabet=(),
-                 continuing_subword_prefix="##", end_of_word_suffix=None,
-                 max_token_length=None, tie_break="hf", trace="summary"):
+    def __init__(self, vocab_size: int = 30000, min_frequency: int = 0, show_progress: bool = True,
+                 special_tokens: Iterable = (), limit_alphabet: int | None = None,
+                 initial_alphabet: Iterable[str] = (), continuing_subword_prefix: str = "##",
+                 end_of_word_suffix: str | None = None, max_token_length: int | None = None,
+                 tie_break: str = "hf", trace: str = "summary") -> None:
         super().__init__(vocab_size, min_frequency, show_progress, special_tokens,
                          limit_alphabet, initial_alphabet, continuing_subword_prefix,
                          end_of_word_suffix, max_token_length, tie_break, trace)
@@ -91,7 +94,7 @@ class WordPieceTrainer(MergeTrainer):
         d.setdefault("continuing_subword_prefix", "##")
         return d
 
-    def tokens(self):
+    def tokens(self) -> list[str]:
         """The tokens learned by merging, in order (after `train`)."""
         if self.result is None:
             return []

@@ -1,150 +1,33 @@
 """The Code panel's data: the plain reference (subword_lab.reference) beside a trace.
 
 `reference_encode({key, text, special_tokens?})` encodes the text as `trace_encode`
-does, runs every piece the model saw through the reference of its model, and
-answers, for each model event of the trace in order, the *step* of the reference
-that reported it: {function, line, vars} (see reference/steps.py), plus the
-source of those functions as the installed package holds it.
-
-When the reference's events are the fast path's (the tests prove they are, for
-every option the reference covers), `follows` is "reference". Otherwise (BPE
-dropout, a model the reference does not cover) each fast event is shown at the
-reference line that reports events of its type, with the event's own fields as
-the variables, and `follows` is "fast".
+does and answers `reference.panel.encode_steps` for it: for each model event of the
+trace in order, the *step* of the reference that reported it, and the source of those
+functions. `reference_train({algorithm, events, train?})` answers
+`reference.panel.train_steps` for a training run: the reference trains again when the
+run is small, else each fast event is placed at the reference line that reports events
+of its type (`follows` says which); for Unigram, `train` (webapi.train's arguments, sent
+for a small run only) lets the reference read the same corpus.
 """
 from __future__ import annotations
 
 import json
 
-from ..reference import bpe, bpe_train, steps, unigram, unigram_train, wordpiece, wordpiece_train
+from ..reference import unigram_train
+from ..reference.panel import (UNIGRAM_EVENTS, encode_steps, follow_fast, train_arguments,
+                               train_steps)
 from .registry import REGISTRY
 
-__all__ = ["reference_encode", "reference_train", "follow_fast", "train_arguments"]
-
-TRAINERS = {"bpe": bpe_train, "wordpiece": wordpiece_train}
-TRAIN_EVENTS = {"train_start", "alphabet", "words", "merge", "train_end"}
-UNIGRAM_EVENTS = {"train_start", "unigram_seed", "unigram_em", "unigram_prune",
-                  "unigram_exact_round", "train_end"}
-# A long Unigram run's events are placed at their line with these fields as the variables.
-UNIGRAM_FIELDS = ("round", "sub_iteration", "objective", "vocab_size", "dropped", "kept",
-                  "removed_count", "unused_count", "loss", "remove", "size")
-# Trainer options the training references leave out: a run using one follows the fast path.
-UNCOVERED = {"limit_alphabet": None, "initial_alphabet": [], "max_token_length": None,
-             "end_of_word_suffix": None}
-
-# model type -> (the reference module, the prefix of its events)
-REFERENCES = {"BPE": (bpe, "bpe."), "WordPiece": (wordpiece, "wordpiece."),
-              "Unigram": (unigram, "unigram.")}
-
-
-def _model_type(model) -> str:
-    for cls in type(model).__mro__:
-        if cls.__name__ in REFERENCES:
-            return cls.__name__
-    return type(model).__name__
-
-
-def _lines(known_steps):
-    """event type -> the first step that reported one."""
-    line_of = {}
-    for event, step in known_steps:
-        line_of.setdefault(event["type"], {k: v for k, v in step.items() if k != "vars"})
-    return line_of
-
-
-def follow_fast(events, known_steps, names=None):
-    """Steps for events the reference did not report itself: the line of the first
-    reference step of the same event type, the event's fields (those in `names`,
-    when given) as the variables."""
-    line_of = _lines(known_steps)
-    out = []
-    for event in events:
-        step = line_of.get(event["type"])
-        shown = {k: steps._plain(v) for k, v in event.items()
-                 if k != "type" and (names is None or k in names)}
-        if step is None:
-            out.append({"module": None, "function": None, "line": None, "vars": shown})
-        else:
-            out.append({**step, "vars": shown})
-    return out
+__all__ = ["reference_encode", "reference_train", "follow_fast", "train_arguments",
+           "UNIGRAM_EVENTS"]
 
 
 def reference_train(args_json: str, emit=None) -> str:
-    """The Code panel of a training run (Unigram: see `_reference_unigram`).
-
-    args: {"algorithm", "events"}: the run's whole event log when it is small enough
-    to train again with the reference (the page sends none for a long run). The
-    reference trains on the `words` event's counts with the `train_start` options;
-    when it reports the same events, `follows` is "reference" and `steps` has one
-    step per event. Otherwise `follows` is "fast", and `lines` (event type -> the
-    reference line reporting that type) with `shown` (the variable names) let the
-    page place each fast event at its line.
-    """
     args = json.loads(args_json)
-    if args.get("algorithm") == "unigram":
-        return _reference_unigram(args)
-    module = TRAINERS.get(args.get("algorithm"))
-    if module is None:
-        return json.dumps({"follows": None, "steps": [], "lines": {}, "sources": []})
-    # the trainer's own events (a corpus read from text also reports its reading)
-    events = [e for e in args.get("events") or [] if e.get("type") in TRAIN_EVENTS]
-    recorder = steps.Steps()
-    same = False
-    if events and _covered(events):
-        try:
-            counts, kwargs = train_arguments(module, events)
-            module.train(counts, **kwargs, on_event=recorder)
-            same = recorder.events == events
-        except Exception:  # noqa: BLE001 - any failure: the panel follows the fast path
-            same = False
-    if not recorder.steps:  # a tiny run, for the line of each event type
-        sample = steps.Steps()
-        module.train({"hug": 3, "pug": 2}, vocab_size=12, on_event=sample)
-        recorder = sample
-    found = recorder.steps if same else follow_fast(events, zip(recorder.events, recorder.steps),
-                                                    bpe_train.SHOWN)
-    functions = sorted({s["function"] for s in recorder.steps})
-    return json.dumps({
-        "algorithm": args.get("algorithm"), "follows": "reference" if same else "fast",
-        "steps": found, "lines": _lines(zip(recorder.events, recorder.steps)),
-        "shown": list(bpe_train.SHOWN),
-        "sources": [steps.source(s_module, name) for s_module, name in
-                    sorted({(s["module"], s["function"]) for s in recorder.steps})],
-        "functions": functions,
-    }, ensure_ascii=False)
-
-
-def _reference_unigram(args) -> str:
-    """reference_train for a Unigram run: args {"events", "train"}, `train` being the
-    arguments the run was trained with (webapi.train's), sent for a small run only:
-    the reference reads the same corpus through the same pre-tokenizer."""
-    events = [e for e in args.get("events") or [] if e.get("type") in UNIGRAM_EVENTS]
-    recorder = steps.Steps()
-    same = False
-    if events and args.get("train"):
-        try:
-            counts, followers = unigram_words(args["train"])
-            start = events[0]
-            kwargs = unigram_train.options_arguments(
-                start["options"], vocab_size=start["vocab_size"], method=start["method"])
-            unigram_train.train(counts, followers=followers, **kwargs, on_event=recorder)
-            same = recorder.events == events
-        except Exception:  # noqa: BLE001 - any failure: the panel follows the fast path
-            same = False
-    if not same:  # a tiny run of each method, for the line of each event type
-        recorder = steps.Steps()
-        for method in ("em", "exact"):
-            unigram_train.train({"\u2581ab": 3, "\u2581ba": 2, "\u2581abc": 2}, vocab_size=4,
-                                method=method, on_event=recorder)
-    pairs = list(zip(recorder.events, recorder.steps))
-    found = recorder.steps if same else follow_fast(events, pairs, UNIGRAM_FIELDS)
-    return json.dumps({
-        "algorithm": "unigram", "follows": "reference" if same else "fast", "steps": found,
-        "lines": _lines(pairs), "shown": list(UNIGRAM_FIELDS),
-        "sources": [steps.source(s_module, name) for s_module, name in
-                    sorted({(s["module"], s["function"]) for s in recorder.steps})],
-        "functions": sorted({s["function"] for s in recorder.steps}),
-    }, ensure_ascii=False)
+    train_args = args.get("train")
+    words = (lambda: unigram_words(train_args)) if train_args else None
+    return json.dumps(train_steps(args.get("algorithm"), args.get("events"), words),
+                      ensure_ascii=False)
 
 
 def unigram_words(train_args):
@@ -161,72 +44,10 @@ def unigram_words(train_args):
                                       for line in train._lines(corpus, train_args)])
 
 
-def _covered(events) -> bool:
-    options = events[0].get("options", {}) if events[0].get("type") == "train_start" else None
-    if options is None:
-        return False
-    if options.get("continuing_subword_prefix") not in (None, "##"):
-        return False
-    return all(options.get(k) == v for k, v in UNCOVERED.items())
-
-
-def train_arguments(module, events):
-    """(word counts, keyword arguments) of the reference from a run's events."""
-    options = events[0]["options"]
-    words = next(e for e in events if e["type"] == "words")
-    counts = {w["word"]: w["count"] for w in words["words"]}
-    kwargs = {"vocab_size": options["vocab_size"], "special_tokens": options["special_tokens"],
-              "tie_break": options["tie_break"], "options": options}
-    if module is bpe_train:
-        if options.get("continuing_subword_prefix"):
-            raise ValueError("the BPE training reference has no continuing prefix")
-        kwargs["min_frequency"] = options["min_frequency"]
-    elif options.get("min_frequency"):
-        raise ValueError("the WordPiece training reference has no min_frequency")
-    return counts, kwargs
-
-
 def reference_encode(args_json: str, emit=None) -> str:
     args = json.loads(args_json)
     tokenizer = REGISTRY.get(args.get("key"))
-    text = str(args.get("text", ""))
     events = []
-    tokenizer.encode(text, on_event=events.append, special_tokens=args.get("special_tokens") or None)
-    kind = _model_type(tokenizer.model)
-    if kind not in REFERENCES:
-        return json.dumps({"model": kind, "follows": None, "steps": [], "sources": []})
-    module, prefix = REFERENCES[kind]
-    fast = [e for e in events if e["type"].startswith(prefix)]
-    recorder = steps.Steps()
-    supported = not getattr(tokenizer.model, "dropout", None)
-    if supported:
-        words = [e["text"] for e in events if e["type"] == "model_piece"]
-        try:
-            for word in words:
-                module.encode(tokenizer.model, word, on_event=recorder)
-        except Exception:  # noqa: BLE001 - any failure: the panel follows the fast path
-            supported = False
-    same = supported and recorder.events == fast
-    if same:
-        found = recorder.steps
-    else:
-        if not recorder.steps:  # where each event type is reported: from a one-letter run
-            _sample_lines(module, recorder)
-        found = follow_fast(fast, zip(recorder.events, recorder.steps))
-    functions = sorted({s["function"] for s in recorder.steps if s["function"]})
-    return json.dumps({
-        "model": kind, "follows": "reference" if same else "fast", "steps": found,
-        "sources": [steps.source(module.__name__, name) for name in functions],
-    }, ensure_ascii=False)
-
-
-def _sample_lines(module, recorder):
-    """Nothing recorded (the reference failed at once): record a tiny run so that
-    every common event type has a line to point at."""
-    samples = {bpe: lambda: bpe.encode_word("ab", {"a": 0, "b": 1, "ab": 2}, {("a", "b"): 0},
-                                            on_event=recorder),
-               wordpiece: lambda: wordpiece.encode_word("ab", {"[UNK]": 0, "a": 1, "##b": 2},
-                                                        on_event=recorder),
-               unigram: lambda: unigram.encode_word("ab", [("a", -1.0), ("b", -1.0)],
-                                                    on_event=recorder)}
-    samples[module]()
+    tokenizer.encode(str(args.get("text", "")), on_event=events.append,
+                     special_tokens=args.get("special_tokens") or None)
+    return json.dumps(encode_steps(tokenizer.model, events), ensure_ascii=False)

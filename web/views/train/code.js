@@ -15,7 +15,7 @@ const REFERENCE_WORDS = 3000;
 // A Unigram run (the reference rebuilds every lattice at every step) only this small.
 const REFERENCE_UNIGRAM_WORDS = 400;
 const REFERENCE_UNIGRAM_CHARS = 20_000;
-const UNIGRAM_CODE_EVENTS = new Set(["train_start", "unigram_seed", "unigram_em", "unigram_prune",
+export const UNIGRAM_CODE_EVENTS = new Set(["train_start", "unigram_seed", "unigram_em", "unigram_prune",
   "unigram_exact_round", "train_end"]);
 
 // Ask the worker for the panel's answer and show the player's current step, unless

@@ -4,6 +4,8 @@ beside their base classes in normalizers.py, pre_tokenizers.py and decoders.py.
 """
 from __future__ import annotations
 
+from typing import NoReturn
+
 from ..errors import SubwordLabError
 
 
@@ -15,7 +17,7 @@ def call_user(obj, method, *args):
         raise SubwordLabError(f"TypeError: {exc}") from exc
 
 
-def not_saveable(component):
+def not_saveable(component: str) -> NoReturn:
     raise SubwordLabError(f"a custom {component} cannot be saved to tokenizer.json")
 
 

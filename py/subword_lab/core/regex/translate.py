@@ -670,7 +670,7 @@ def _bmp_translation(pattern: str, flavor: str):
 
 
 @functools.lru_cache(maxsize=256)
-def compile(pattern: str, flavor: str = "fancy"):  # noqa: A001 - mirrors re.compile
+def compile(pattern: str, flavor: str = "fancy"):  # mirrors re.compile
     """Translate and compile; any failure is a SubwordLabError naming the pattern.
 
     A re.Pattern, or a TwoPlaneRegex when the classes reach above U+FFFF: then

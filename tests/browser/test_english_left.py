@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from english_check import english_left
+from english_check import english_in, english_left, english_vocabulary
 from test_i18n import VIEWS, open_view
 
 
@@ -72,3 +72,19 @@ def test_the_llama_4_note_is_translated(app, lang):
     assert note.is_visible() and note.text_content().strip()
     left = english_left(page)
     assert left == [], "\n".join(f"{word!r} in {text!r} ({where})" for word, text, where in left)
+
+
+@pytest.mark.parametrize("lang", ["vi", "zh"])
+def test_every_preset_s_licence_line_is_translated(app, lang):
+    """The details line under the picker ("…; licence: …") carries presets.json's English
+    licence text; each preset's, as the page localizes it, holds no English word."""
+    page = app.open(f"?lang={lang}").page
+    lines = page.evaluate("""async () => {
+        const { localizePresets } = await import(new URL('i18n/presets.js', document.baseURI).href);
+        const manifest = await (await fetch('presets/presets.json')).json();
+        return localizePresets(manifest).presets.filter((p) => p.licence).map((p) => [p.id, p.licence]);
+    }""")
+    assert len(lines) >= 20
+    _, vocabulary = english_vocabulary(page)
+    left = [(key, sorted(english_in(text, vocabulary)), text) for key, text in lines if english_in(text, vocabulary)]
+    assert left == [], "\n".join(map(str, left))

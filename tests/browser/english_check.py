@@ -36,7 +36,8 @@ NAMES = {
 }
 
 # Names of several words, some of them English words: read as one name.
-NAME_PHRASES = ("Mistral Large", "Hugging Face", "Llama 4 Community License", "Nomic Embed")
+NAME_PHRASES = ("Mistral Large", "Hugging Face", "Llama 4 Community License", "Nomic Embed", "Gemma Terms of Use",
+                "Built with (Meta) Llama", "Built with Llama")  # the last two: notices the licences want word for word
 
 # Common English words that Python's messages and the catalog's data may carry even when no
 # English interface string uses them.
@@ -118,6 +119,11 @@ def english_vocabulary(page) -> tuple[str, set[str]]:
     english = set().union(*map(_words, catalogs["en"]))
     own = set().union(*map(_words, catalogs["own"]))
     return catalogs["lang"], ((english - own) | COMMON) - NAMES
+
+
+def english_in(text: str, vocabulary: set[str]) -> set[str]:
+    """The English words of `text`, by a vocabulary from english_vocabulary()."""
+    return _words(text) & vocabulary
 
 
 def english_left(page) -> list[tuple[str, str, str]]:

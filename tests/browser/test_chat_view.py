@@ -219,3 +219,17 @@ def test_screenshot(app, width, height):
     app.open("?view=chat")
     app.page.evaluate(SHOW)
     app.page.screenshot(path=shot_path(f"screenshot-chat-{width}.png"), full_page=True)
+
+
+def test_its_buttons_look_like_the_page_s_buttons(app):
+    """Remove, Add a message, Apply and Reset were drawn as the browser's bare grey buttons,
+    unlike every other button of the page: they share Copy link's look."""
+    app.open("?view=chat")
+    app.page.evaluate(SHOW)
+    look = """(b) => { const s = getComputedStyle(b);
+        return [s.fontWeight, s.borderRadius, s.backgroundColor, s.borderTopColor, s.minHeight]; }"""
+    page_button = app.page.get_by_test_id("copy-link").evaluate(look)
+    buttons = app.page.locator("#view-chat button")
+    assert buttons.count() >= 5  # three Remove, Add a message, Apply, Reset
+    looks = {buttons.nth(i).text_content(): buttons.nth(i).evaluate(look) for i in range(buttons.count())}
+    assert all(seen == page_button for seen in looks.values()), (page_button, looks)

@@ -6,11 +6,13 @@ text and a large and a small tokenizer. On each, what a person checks by eye:
 - no two pieces of text (chips, labels, headings, cells) are drawn over each other;
 - no text is cut by its box (a box that clips, scrollWidth > clientWidth or scrollHeight >
   clientHeight, and does not scroll), and no chosen entry of a list is cut short;
-- nothing shows that belongs to another view.
+- nothing shows that belongs to another view;
+- no English word is left in a Vietnamese or Chinese page (english_check.py; the user's
+  text, tokens and words are data, marked so by the views).
 
 One browser session; one page load per (width, language, first view): the first view is
 checked, then another view's tab is clicked and that one is checked, so every view is seen
-both ways, and reached from three different views. More checks join through CHECKS (e.g. untranslated English, owned by test_i18n).
+both ways, and reached from three different views. More checks join through CHECKS.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+
+from english_check import english_left
 
 VIEWS = ["tokenize", "pipeline", "train", "encode", "compare", "chat"]
 LANGS = ["en", "vi", "zh"]
@@ -149,8 +153,13 @@ def look(page, case) -> list[str]:
     return page.evaluate(LOOK, case["view"])
 
 
+def english(page, case) -> list[str]:
+    """English left in a translated page (tests/browser/english_check.py)."""
+    return [f"English left: {word!r} in {text!r} ({where})" for word, text, where in english_left(page)]
+
+
 # Each check: (page, case) -> problems. case: {width, lang, view, first, tokenizer}.
-CHECKS = [look]
+CHECKS = [look, english]
 
 
 def settle(page, view):

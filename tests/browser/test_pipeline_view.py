@@ -1,6 +1,13 @@
 """The pipeline view: normalization, pre-tokenization, model and post-processing of subword_lab."""
 from __future__ import annotations
 
+import json
+from urllib.parse import quote
+
+import pytest
+import sentencepiece
+
+import build
 import subword_lab
 from shots import shot_path
 
@@ -69,3 +76,16 @@ def test_axe_and_screenshot(app):
     app.inject_axe()
     assert app.page.evaluate(AXE_BAD) == []
     app.page.screenshot(path=shot_path("screenshot-pipeline.png"), full_page=True)
+
+
+@pytest.mark.parametrize("key", ["botchan-bpe", "mistral-v1", "mistral-v7"])
+def test_sentencepiece_bpe_models_fill_the_model_stage(app, key):
+    """Issue 24, item 2: the Model stage was empty for sentencepiece BPE models (their
+    pre-tokenizer gave no words). Its tokens, in order, are sentencepiece's own ids."""
+    catalog = {p["id"]: p for p in json.loads((build.DIST / "presets" / "presets.json").read_text(encoding="utf-8"))["presets"]}
+    processor = sentencepiece.SentencePieceProcessor(model_file=str(build.DIST / catalog[key]["file"]))
+    text = "Hello weather, unbelievably good. Thời tiết đẹp. 今天天气很好"
+    open_pipeline(app, f"?view=pipeline&tokenizer={key}&text={quote(text)}&step=4")
+    ids = app.page.eval_on_selector_all("[data-testid=pipeline-model] [data-testid=model-token]",
+                                        "els => els.map(e => Number(e.dataset.tokenId))")
+    assert ids == processor.encode(text), key

@@ -138,6 +138,11 @@ def test_why_on_a_chinese_token_stays_on_screen_in_one_notation(app, lang):
             return [...document.querySelectorAll('[data-testid=encode-stage] *')]
               .filter((e) => e.getBoundingClientRect().right > w + 1).map((e) => e.className || e.tagName); }""")
         assert wide == [], (width, wide[:5])
+        # the merges table's step and rank numbers read on one line ("1484 / 83" was a rank cut in two)
+        broken = app.page.evaluate("""() => [...document.querySelectorAll('[data-testid=bpe-merge] td.num')].filter((td) => {
+            const range = document.createRange(); range.selectNodeContents(td);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1; }).map((td) => td.textContent)""")
+        assert app.page.get_by_test_id("bpe-merge").count() > 10 and broken == [], (width, broken)
         assert app.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
         app.page.screenshot(path=shot_path(f"why-chinese-o200k-{lang}-{width}.png"), full_page=True)
         app.page.get_by_test_id("why-back").click()

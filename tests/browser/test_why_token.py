@@ -94,7 +94,7 @@ def test_why_ends_in_the_tokens_the_page_shows(app, key):
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
-@pytest.mark.parametrize("key", ["gpt2", "o200k-base"])
+@pytest.mark.parametrize("key", ["gpt2", "o200k-base", "llama3", "mistral-tekken"])
 def test_a_whole_word_token_shows_the_merges_that_built_it(app, key):
     app.open(f"?tokenizer={key}&lang=en")
     page = app.page

@@ -72,3 +72,16 @@ def test_every_embed_attribute_is_documented():
     doc = (ROOT / "docs" / "embedding.md").read_text(encoding="utf-8")
     assert {"view", "tokenizers", "method", "height"} <= names
     assert not [n for n in sorted(names) if f"| `{n}` |" not in doc]
+
+
+SAYS = re.compile(r"^print\(.*\)\n((?:# .*\n)+)", re.M)
+
+
+def test_what_an_example_says_it_prints_is_what_it_prints(folder):
+    """An example that writes its output under its print() (README's first: GPT-2's tokens)
+    prints exactly that."""
+    said = [(code, m.group(1)) for lang, code in EXAMPLES if lang == "python" for m in SAYS.finditer(code)]
+    assert said, "the README's first example shows what it prints"
+    for code, comment in said:
+        expected = "".join(line[2:] + "\n" for line in comment.splitlines())
+        assert expected in run_example(folder, "python", code), (code, expected)

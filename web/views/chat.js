@@ -56,7 +56,7 @@ class ChatView {
 
     this.list = el("ol", "chat-messages");
     this.list.dataset.testid = "chat-messages";
-    const add = el("button", "chat-add", t("chat.add"));
+    const add = el("button", "button chat-add", t("chat.add"));
     add.type = "button";
     add.dataset.testid = "chat-add";
     add.addEventListener("click", () => {
@@ -98,11 +98,11 @@ class ChatView {
     this.editor.spellcheck = false;
     this.editor.dataset.testid = "chat-template";
     this.editor.setAttribute("aria-label", t("chat.template"));
-    const apply = el("button", "", t("chat.apply"));
+    const apply = el("button", "button", t("chat.apply"));
     apply.type = "button";
     apply.dataset.testid = "chat-template-apply";
     apply.addEventListener("click", () => { this.template = this.editor.value; this.load(); });
-    const reset = el("button", "", t("chat.reset"));
+    const reset = el("button", "button", t("chat.reset"));
     reset.type = "button";
     reset.dataset.testid = "chat-template-reset";
     reset.addEventListener("click", () => { this.template = null; this.load(); });
@@ -125,7 +125,7 @@ class ChatView {
     text.spellcheck = false;
     text.value = content;
     text.dataset.testid = "chat-content";
-    const remove = el("button", "chat-remove", t("chat.remove"));
+    const remove = el("button", "button chat-remove", t("chat.remove"));
     remove.type = "button";
     remove.dataset.testid = "chat-remove";
     const cost = el("p", "chat-cost");

@@ -161,6 +161,7 @@ class PipelineView {
     const box = el("div", "pipe-text");
     box.dataset.testid = "input-text";
     box.textContent = visible(this.model.text);
+    box.translate = false; // the user's text: data in every language
     return [box];
   }
 
@@ -226,7 +227,7 @@ class PipelineView {
       }
       item.append(shown);
       item.append(el("span", "pipe-offsets", t("pipe.offsets", { start, end })));
-      item.append(el("span", "pipe-orig", t("pipe.original", { text: visible(chars.slice(start, end).join("")) })));
+      item.append(original(visible(chars.slice(start, end).join(""))));
       if (piece.added) item.append(el("span", "pipe-orig", t("pipe.addedToken")));
       list.append(item);
     }
@@ -279,6 +280,16 @@ class PipelineView {
     const added = (m.final.added_by_post_processor || []).filter(Boolean).length;
     return t("pipe.narr.post", { n: m.final.ids.length, added });
   }
+}
+
+// "from “…”": the sentence in the page's language around the user's text, marked as data.
+function original(text) {
+  const [before, after = ""] = t("pipe.original", { text: "\u0000" }).split("\u0000");
+  const data = el("span", "", text);
+  data.translate = false;
+  const out = el("span", "pipe-orig");
+  out.append(before, data, after);
+  return out;
 }
 
 // What the stages need, computed once per trace (render only draws).

@@ -30,7 +30,9 @@ export function wordStrip(words, current, finished, info) {
     const item = el("li", `enc-word ${state}`);
     item.dataset.testid = "encode-word";
     item.dataset.state = state;
-    item.append(el("span", "enc-word-text", face(word.text, info)));
+    const text = el("span", "enc-word-text", face(word.text, info));
+    text.translate = false; // the user's words: data in every language
+    item.append(text);
     item.append(el("span", "enc-word-state", t(`encode.wordState.${state}`)));
     if (state === "current") item.setAttribute("aria-current", "step");
     list.append(item);

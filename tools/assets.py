@@ -138,7 +138,7 @@ _LLAMA3_TERMS_LENML = ("Apache-2.0 (@lenml package); Meta Llama 3 Community Lice
                        "'Built with (Meta) Llama' shown")
 _LLAMA_CPP = "llama_cpp_python-0.3.36.tar.gz"
 _LLAMA_CPP_DIR = "llama_cpp_python-0.3.36/vendor/llama.cpp/"
-_LLAMA_CPP_TERMS = "MIT (llama.cpp · llama-cpp-python); model: "
+_LLAMA_CPP_TERMS = "MIT (llama.cpp test data, via llama-cpp-python); model: "
 _MISTRAL_TERMS = "Apache-2.0 (mistral-common; Mistral's tokenizers are Apache-2.0)"
 
 # asset name -> Asset. One row per file; the names are stable (build.py, tests).

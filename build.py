@@ -604,13 +604,15 @@ def test_env(chromium: str) -> dict:
 
 
 def check_code(python) -> int:
-    """The linters and the type checkers (ruff, mypy, tsc), before any test: any finding
-    fails the run (pyproject.toml and tsconfig*.json say what each checks)."""
+    """The linters and the type checkers (ruff, mypy, tsc) and the commit subjects' length
+    (tools/commit_subjects.py), before any test: any finding fails the run
+    (pyproject.toml and tsconfig*.json say what each checks)."""
     checks = [("ruff", [python, "-m", "ruff", "check", "py", "tests", "tools", "bench",
                         "build.py"]),
               ("mypy", [python, "-m", "mypy"]),
               ("tsc (web/)", [NODE_BIN / "tsc", "-p", "tsconfig.json"]),
-              ("tsc (web/sw.js)", [NODE_BIN / "tsc", "-p", "tsconfig.sw.json"])]
+              ("tsc (web/sw.js)", [NODE_BIN / "tsc", "-p", "tsconfig.sw.json"]),
+              ("commit subjects", [python, ROOT / "tools" / "commit_subjects.py"])]
     for name, cmd in checks:
         log("$ " + " ".join(str(c) for c in cmd))
         if subprocess.run([str(c) for c in cmd], cwd=ROOT).returncode:

@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "bench"))
-import assets  # noqa: E402
-import build  # noqa: E402
-from bench_page import book_count_time  # noqa: E402
+import assets
+import build
+from bench_page import book_count_time
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 PRESETS = ("gpt2", "o200k-base", "bert-base-uncased", "botchan-unigram")

@@ -24,10 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "py"), str(ROOT / "tools"), str(ROOT / "tests" / "realfiles")]
 
-import assets  # noqa: E402
-from hard_inputs import hard_inputs  # noqa: E402
+import assets
+from hard_inputs import hard_inputs
 
-import subword_lab  # noqa: E402
+import subword_lab
 
 
 def llama_cpp(path, texts):

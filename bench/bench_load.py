@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tools")]
 
-import assets  # noqa: E402
-import subword_lab  # noqa: E402
-from subword_lab.io.sentencepiece_model import read_model  # noqa: E402
+import assets
+import subword_lab
+from subword_lab.io.sentencepiece_model import read_model
 
 
 def best(fn, repeat):

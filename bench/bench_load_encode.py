@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py")]
 
-import subword_lab  # noqa: E402
-from subword_lab.core.tables import byte_level  # noqa: E402
+import subword_lab
+from subword_lab.core.tables import byte_level
 
 CACHE = Path(os.environ.get("SUBWORD_LAB_CACHE", Path.home() / ".cache" / "subword-lab"))
 MULTILINGUAL = ROOT / "tests" / "data" / "multilingual.txt"

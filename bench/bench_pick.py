@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402  (its server)
-from playwright.sync_api import sync_playwright  # noqa: E402
+import build  # its server
+from playwright.sync_api import sync_playwright
 
 DEFAULT = ["gemma", "xlm-roberta", "o200k-base", "deepseek-v3"]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1"))

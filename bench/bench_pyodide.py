@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tools")]
 
-import assets  # noqa: E402
+import assets
 
 PRESETS = ["bert-base-uncased.tokenizer.json", "gpt2.tiktoken", "botchan_en_unigram_1000.model"]
 

@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests" / "realfiles")]
 
-import subword_lab  # noqa: E402
-from hard_inputs import hard_inputs  # noqa: E402
+import subword_lab
+from hard_inputs import hard_inputs
 
 CACHE = Path(os.environ.get("SUBWORD_LAB_CACHE", Path.home() / ".cache" / "subword-lab"))
 MODELS = ["botchan_en_unigram_1000.model", "botchan_en_bpe_1000.model",

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLOCK = time.perf_counter  # --cpu: time.process_time (all threads' CPU time)
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tools")]
 
-from corpora import docstring_corpus, line_bytes, mixed_corpus  # noqa: E402
+from corpora import docstring_corpus, line_bytes, mixed_corpus
 
 
 def pre_tokenizer(module):

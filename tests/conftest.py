@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "tools"))
 
-import assets  # noqa: E402
+import assets
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -80,7 +80,7 @@ def cjk_test_lines():
     folder = Path(sysconfig.get_paths()["stdlib"]) / "test" / "cjkencodings"
     lines = []
     for path in sorted(folder.glob("*-utf8.txt")):
-        lines.extend(l for l in path.read_text(encoding="utf-8").splitlines() if l.strip())
+        lines.extend(t for t in path.read_text(encoding="utf-8").splitlines() if t.strip())
     return lines
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-import assets  # noqa: E402
+import assets
 
 OUT = ROOT / "py" / "subword_lab" / "llama_cpp" / "unicode_data.py"
 

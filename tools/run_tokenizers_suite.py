@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-import assets  # noqa: E402
+import assets
 
 TIMEOUT = 1200  # seconds for one run; a hang must not stall CI
 

@@ -17,14 +17,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "tests" / "realfiles"))
-import assets  # noqa: E402
-import catalog  # noqa: E402
-import cases  # noqa: E402  (tests/realfiles: each file's own library, and where we are not exact yet)
+import assets
+import catalog
+import cases  # tests/realfiles: each file's own library, and where we are not exact yet
 
-from conftest import READY, Watch  # noqa: E402  (tests/browser/conftest.py)
-from shots import shot_path  # noqa: E402
+from conftest import READY, Watch  # tests/browser/conftest.py
+from shots import shot_path
 
-import subword_lab  # noqa: E402
+import subword_lab
 
 SHIPPED = [key for key in catalog.PRESETS if catalog.why_missing(assets, key) is None]
 # preset id -> the realfiles case that opens the same file with its own library

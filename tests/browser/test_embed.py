@@ -244,7 +244,7 @@ def test_two_elements_and_an_iframe_on_another_origin(visit, host, bert_json, tm
 def embed_default_text() -> str:
     """The text a tokenize widget shows when given none (web/embed-tokenize.js)."""
     source = (Path(__file__).resolve().parents[2] / "web" / "embed-tokenize.js").read_text(encoding="utf-8")
-    line = next(l for l in source.splitlines() if l.startswith("const DEFAULT_TEXT"))
+    line = next(s for s in source.splitlines() if s.startswith("const DEFAULT_TEXT"))
     return json.loads(line.split("=", 1)[1].strip().rstrip(";"))
 
 

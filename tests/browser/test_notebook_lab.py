@@ -17,9 +17,9 @@ from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "python"))
-from train_helpers import NOTEBOOK_SAMPLE, notebook_runs, reference_training  # noqa: E402
+from train_helpers import NOTEBOOK_SAMPLE, notebook_runs, reference_training
 
-from subword_lab.reference import bpe as reference_bpe, steps as reference_steps  # noqa: E402
+from subword_lab.reference import bpe as reference_bpe, steps as reference_steps
 
 pytest.importorskip("jupyterlab")
 pytest.importorskip("anywidget")

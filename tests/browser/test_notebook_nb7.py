@@ -17,7 +17,7 @@ from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "python"))
-from train_helpers import NOTEBOOK_SAMPLE, notebook_runs  # noqa: E402
+from train_helpers import NOTEBOOK_SAMPLE, notebook_runs
 
 pytest.importorskip("notebook")
 pytest.importorskip("anywidget")

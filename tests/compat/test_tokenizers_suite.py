@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-import run_tokenizers_suite  # noqa: E402
+import run_tokenizers_suite
 
 FLOOR = 170  # of 170 counted (tokenizers 0.23.3); see docs/library.md, "Coming from tokenizers"
 

@@ -13,8 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "compat"))
-import build  # noqa: E402
-from test_readme_example import readme_example, run  # noqa: E402
+import build
+from test_readme_example import readme_example, run
 
 
 @pytest.fixture(scope="module")

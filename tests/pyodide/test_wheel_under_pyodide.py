@@ -15,7 +15,7 @@ import subword_lab
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("encode_in_pyodide.mjs")
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
+import build
 
 TEXTS = [
     "Hello world! Tokenizers don't read words; they read pieces.",

@@ -10,9 +10,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
-import assets  # noqa: E402  (tools/assets.py)
-import build  # noqa: E402
-import catalog  # noqa: E402  (tools/catalog.py)
+import assets  # tools/assets.py
+import build
+import catalog  # tools/catalog.py
 
 ALARMING = re.compile(r"\b(missing|warning|error|fail\w*)\b", re.I)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
+import build
 
 
 def test_busy_port_moves_to_the_next_free_one(capsys):

@@ -4,8 +4,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-import assets  # noqa: E402
-import catalog  # noqa: E402
+import assets
+import catalog
 
 
 def test_docs_presets_md_is_generated_from_the_table():

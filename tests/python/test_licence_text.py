@@ -6,7 +6,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-import licence_text  # noqa: E402
+import licence_text
 
 BODY = "<p>Words of the agreement, long enough to count as an article.</p>" * 30
 

@@ -13,7 +13,7 @@ from subword_lab.io.sentencepiece_model import read_model
 
 
 def _ids_mismatch(ours, oracle, lines):
-    return [l for l in lines if ours.encode(l).ids != oracle.encode(l).ids]
+    return [t for t in lines if ours.encode(t).ids != oracle.encode(t).ids]
 
 
 def test_vocab_txt_matches_bert_wordpiece_tokenizer(bert_vocab, botchan_lines,
@@ -91,8 +91,8 @@ def test_vocab_json_merges_txt_offsets(byte_level_files, botchan_lines):
     folder, _ = byte_level_files
     oracle = ByteLevelBPETokenizer(str(folder / "vocab.json"), str(folder / "merges.txt"))
     ours = subword_lab.load(folder)
-    lines = [l for l in botchan_lines if l.startswith(" ")][:200] + botchan_lines[:300]
-    bad = [l for l in lines if ours.encode(l).offsets != oracle.encode(l).offsets]
+    lines = [t for t in botchan_lines if t.startswith(" ")][:200] + botchan_lines[:300]
+    bad = [t for t in lines if ours.encode(t).offsets != oracle.encode(t).offsets]
     assert not bad, f"{len(bad)} of {len(lines)} differ, first {bad[0]!r}"
 
 

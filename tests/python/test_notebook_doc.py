@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 nbclient = pytest.importorskip("nbclient")
-import nbformat  # noqa: E402
-import tokenizers as hf  # noqa: E402
+import nbformat
+import tokenizers as hf
 
-from train_helpers import NOTEBOOK_SAMPLE as SAMPLE, notebook_runs  # noqa: E402
+from train_helpers import NOTEBOOK_SAMPLE as SAMPLE, notebook_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "notebook.ipynb"

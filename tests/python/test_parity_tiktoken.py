@@ -25,7 +25,7 @@ R50K_PATTERN = (r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++
 
 def _ranks(path):
     lines = path.read_text(encoding="ascii").splitlines()
-    return {base64.b64decode(tok): int(rank) for tok, rank in (l.split() for l in lines if l)}
+    return {base64.b64decode(tok): int(rank) for tok, rank in (row.split() for row in lines if row)}
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from subword_lab.web import api as webapi, train as web_train
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-import precompute  # noqa: E402
+import precompute
 
 DIST = ROOT / "dist" / "precomputed"
 
@@ -139,7 +139,7 @@ def test_course_toy_wordpiece_first_merge_is_stored(written):
 def test_encode_defaults_match_the_view():
     """precompute traces the texts the encode view opens with (DEFAULT_TEXT in encode.js)."""
     source = (ROOT / "web" / "views" / "encode.js").read_text(encoding="utf-8")
-    line = next(l for l in source.splitlines() if l.startswith("const DEFAULT_TEXT"))
+    line = next(s for s in source.splitlines() if s.startswith("const DEFAULT_TEXT"))
     for algo, text in precompute.ENCODE_DEFAULTS.items():
         assert f'{algo}: "{text}"' in line
 

@@ -16,7 +16,7 @@ from subword_lab.models import _rank_engine as rank_engine
 
 def _ranks(path):
     lines = path.read_text(encoding="ascii").splitlines()
-    return {base64.b64decode(tok): int(rank) for tok, rank in (l.split() for l in lines if l)}
+    return {base64.b64decode(tok): int(rank) for tok, rank in (row.split() for row in lines if row)}
 
 
 def _model(ranks):

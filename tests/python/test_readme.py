@@ -45,7 +45,7 @@ def run_example(folder, lang, code):
     return done.stdout
 
 
-@pytest.mark.parametrize("lang,code", EXAMPLES, ids=[f"{l}-{i}" for i, (l, _) in enumerate(EXAMPLES)])
+@pytest.mark.parametrize("lang,code", EXAMPLES, ids=[f"{lang}-{i}" for i, (lang, _) in enumerate(EXAMPLES)])
 def test_example_runs_as_written(folder, lang, code):
     run_example(folder, lang, code)
 

@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-import assets  # noqa: E402
+import assets
 
 # The modules of the other views and of the other file formats.
 NOT_AT_START = ["subword_lab.web.code", "subword_lab.web.train", "subword_lab.web.unigram",

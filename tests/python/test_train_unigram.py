@@ -202,11 +202,11 @@ def suffix_tree_nodes(text, max_len):
 def test_substring_nodes_match_a_suffix_array(botchan_lines, max_len):
     lines = botchan_lines[200:260]
     trainer = UnigramTrainer(show_progress=False)
-    trainer.feed(lines, lambda l: [w for w, _ in our_pre_tokenizer().pre_tokenize_str(l)])
+    trainer.feed(lines, lambda line: [w for w, _ in our_pre_tokenizer().pre_tokenize_str(line)])
     words = list(trainer.words.items())
     # sentencepiece: the running text, one sequence per line
-    text = "".join("".join(w for w, _ in our_pre_tokenizer().pre_tokenize_str(l)) + "\0"
-                   for l in lines)
+    text = "".join("".join(w for w, _ in our_pre_tokenizer().pre_tokenize_str(line)) + "\0"
+                   for line in lines)
     expected = suffix_tree_nodes(text, max_len)
     got = seed.substring_nodes(words, max_len, True, trainer._followers)
     expected = {s: c for s, c in expected.items() if "▁" not in s[1:]}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-import build  # noqa: E402  (build.py is at the root, not on the path)
+import build  # build.py is at the root, not on the path
 
 
 def test_the_wheel_carries_py_typed(tmp_path):

@@ -13,10 +13,10 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import assets  # noqa: E402  (tests/conftest.py put tools/ on the path)
-import parity  # noqa: E402
-from cases import assets_needed  # noqa: E402
-from hard_inputs import hard_inputs  # noqa: E402
+import assets  # tests/conftest.py put tools/ on the path
+import parity
+from cases import assets_needed
+from hard_inputs import hard_inputs
 
 RESULTS: dict = {}
 OUT = HERE.parent.parent / "test-results" / "realfiles.json"

@@ -16,12 +16,12 @@ for p in (HERE, ROOT / "py", ROOT / "tools"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-import importlib  # noqa: E402
+import importlib
 
-import subword_lab  # noqa: E402
-from subword_lab.core.tables import byte_level  # noqa: E402
+import subword_lab
+from subword_lab.core.tables import byte_level
 
-from cases import Case  # noqa: E402
+from cases import Case
 
 ASPECTS = ("ids", "tokens", "decode")
 

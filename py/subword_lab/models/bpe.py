@@ -331,7 +331,9 @@ class BPE(Model):
                 if unk is not None:
                     _flush(unk, ids, starts, ends, unk_bytes)
                     unk = None
-                ids.append(i); starts.append(pos); ends.append(pos + 1)
+                ids.append(i)
+                starts.append(pos)
+                ends.append(pos + 1)
                 continue
             if self.byte_fallback:
                 names = [byte_token(b) for b in key.encode("utf-8", "surrogatepass")]
@@ -342,7 +344,9 @@ class BPE(Model):
                                   "end": pos + 1, "tokens": names})
                     # Every byte token points at the whole character it came from.
                     for b in found:
-                        ids.append(b); starts.append(pos); ends.append(pos + 1)
+                        ids.append(b)
+                        starts.append(pos)
+                        ends.append(pos + 1)
                     continue
             # HF measures an unknown by its character alone, without prefix or suffix.
             size = 1 if ch < "\x80" else _utf8_len(ch)

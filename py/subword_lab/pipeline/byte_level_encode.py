@@ -143,7 +143,9 @@ def encode(tok, plan_, text, type_id, word_index):
                 else:
                     start, end = start + shift, end + shift
                 added[len(ids)] = value
-                ids.append(id_); starts.append(start); ends.append(end)
+                ids.append(id_)
+                starts.append(start)
+                ends.append(end)
                 words.append(piece if word_index is None else word_index)
             piece += 1
             continue
@@ -247,12 +249,15 @@ def _from_spans(spans, s, shift):
     pieces, at, prev = [], [], 0
     for a, b in spans:
         if prev < a:
-            pieces.append(s[prev:a]); at.append(shift + prev)
+            pieces.append(s[prev:a])
+            at.append(shift + prev)
         if a < b:
-            pieces.append(s[a:b]); at.append(shift + a)
+            pieces.append(s[a:b])
+            at.append(shift + a)
         prev = b
     if prev < len(s):
-        pieces.append(s[prev:]); at.append(shift + prev)
+        pieces.append(s[prev:])
+        at.append(shift + prev)
     return pieces, at
 
 

@@ -12,8 +12,17 @@ because users compare `overflowing`, `sequence_ids` and `word_ids` with it.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .core.errors import SubwordLabError
+
+if TYPE_CHECKING:  # the columns' type: a property over a slot (see _column)
+    _T = TypeVar("_T")
+
+    class _Column(Generic[_T]):
+        def __get__(self, enc: Encoding, owner: type | None = None) -> list[_T]: ...
+        def __set__(self, enc: Encoding, value: Sequence[_T]) -> None: ...
 
 __all__ = ["Encoding"]
 
@@ -26,7 +35,7 @@ class _Lazy:
 
     __slots__ = ("make", "args")
 
-    def __init__(self, make, *args):
+    def __init__(self, make: Any, *args: Any) -> None:
         self.make = make
         self.args = args
 
@@ -73,10 +82,27 @@ class Encoding:
     __slots__ = ("_ids", "_type_ids", "_tokens", "_word_ids", "_offsets",
                  "_special_tokens_mask", "_attention_mask", "overflowing",
                  "sequence_ranges", "_source")
+    if TYPE_CHECKING:  # the columns, set as properties below the class; raw slots
+        ids: _Column[int]
+        type_ids: _Column[int]
+        tokens: _Column[str]
+        word_ids: _Column[int | None]
+        offsets: _Column[tuple[int, int]]
+        special_tokens_mask: _Column[int]
+        attention_mask: _Column[int]
+        overflowing: list[Encoding]
+        sequence_ranges: dict[int, tuple[int, int]]
+        _ids: Any  # raw slots: a list, an array, a _Lazy or _PENDING
+        _source: Any
 
-    def __init__(self, ids=None, type_ids=None, tokens=None, word_ids=None,
-                 offsets=None, special_tokens_mask=None, attention_mask=None,
-                 overflowing=None, sequence_ranges=None):
+    def __init__(self, ids: Sequence[int] | None = None,
+                 type_ids: Sequence[int] | None = None, tokens: Sequence[str] | None = None,
+                 word_ids: Sequence[int | None] | None = None,
+                 offsets: Sequence[tuple[int, int]] | None = None,
+                 special_tokens_mask: Sequence[int] | None = None,
+                 attention_mask: Sequence[int] | None = None,
+                 overflowing: list[Encoding] | None = None,
+                 sequence_ranges: dict[int, tuple[int, int]] | None = None) -> None:
         self._source = None
         self.ids = [] if ids is None else ids
         n = len(self.ids)
@@ -93,10 +119,12 @@ class Encoding:
     # -- construction ---------------------------------------------------------
 
     @classmethod
-    def compact(cls, ids, type_id, starts, ends, word_ids, token_of):
+    def compact(cls, ids: Sequence[int], type_id: int, starts: Sequence[int],
+                ends: Sequence[int], word_ids: Sequence[int | None],
+                token_of: Callable[[Sequence[int]], list[str]]) -> Encoding:
         """From arrays (ids, offset starts and ends, word ids: one entry per token)
         and `token_of(ids)` -> the token strings; nothing per token is made until read."""
-        enc = cls.__new__(cls)
+        enc: Any = cls.__new__(cls)  # its raw slots are written directly
         enc._ids = ids
         enc._word_ids = word_ids
         enc._type_ids = enc._tokens = enc._offsets = _PENDING
@@ -107,11 +135,13 @@ class Encoding:
         return enc
 
     @classmethod
-    def lazy(cls, ids: list, type_id, token_of, offsets, word_ids):
+    def lazy(cls, ids: list[int], type_id: int,
+             token_of: Callable[[Sequence[int]], list[str]],
+             offsets: Sequence[Any], word_ids: Sequence[Any]) -> Encoding:
         """From the ids (a list) and `token_of`; `offsets` and `word_ids` are
         (make, *args): each list is made by make(*args) the first time it is read.
         For short texts, where building arrays would cost more than the encode."""
-        enc = cls.__new__(cls)
+        enc: Any = cls.__new__(cls)  # its raw slots are written directly
         enc._ids = ids
         enc._offsets = _Lazy(*offsets)
         enc._word_ids = _Lazy(*word_ids)
@@ -122,25 +152,26 @@ class Encoding:
         enc.sequence_ranges = {}
         return enc
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         state = {name: getattr(self, name) for name in _FIELDS}
         state["overflowing"] = self.overflowing
         state["sequence_ranges"] = self.sequence_ranges
         return state
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
 
     @classmethod
-    def from_tokens(cls, tokens, type_id=0, word_ids=None):
+    def from_tokens(cls, tokens: Sequence[Any], type_id: int = 0,
+                    word_ids: list[int | None] | None = None) -> Encoding:
         """From a list of `Token(id, value, offsets)` (a model's output)."""
         n = len(tokens)
         return cls([t[0] for t in tokens], [type_id] * n, [t[1] for t in tokens],
                    [None] * n if word_ids is None else word_ids,
                    [t[2] for t in tokens], [0] * n, [1] * n)
 
-    def copy(self):
+    def copy(self) -> Encoding:
         """A deep-enough copy: new lists, copied overflowing encodings."""
         enc = Encoding(list(self.ids), list(self.type_ids), list(self.tokens),
                        list(self.word_ids), list(self.offsets),
@@ -148,7 +179,7 @@ class Encoding:
                        [o.copy() for o in self.overflowing], dict(self.sequence_ranges))
         return enc
 
-    def _slice(self, start, stop):
+    def _slice(self, start: int, stop: int) -> Encoding:
         return Encoding(self.ids[start:stop], self.type_ids[start:stop],
                         self.tokens[start:stop], self.word_ids[start:stop],
                         self.offsets[start:stop], self.special_tokens_mask[start:stop],
@@ -157,33 +188,33 @@ class Encoding:
     # -- HF attribute names -----------------------------------------------------
 
     @property
-    def words(self):
+    def words(self) -> list[int | None]:
         """Deprecated HF alias of `word_ids`."""
         warnings.warn("Encoding.words is deprecated, use Encoding.word_ids",
                       DeprecationWarning, stacklevel=2)
         return self.word_ids
 
     @property
-    def n_sequences(self):
+    def n_sequences(self) -> int:
         return len(self.sequence_ranges) or 1
 
     @property
-    def sequence_ids(self):
-        seq = [None] * len(self.ids)
+    def sequence_ids(self) -> list[int | None]:
+        seq: list[int | None] = [None] * len(self.ids)
         if not self.sequence_ranges:
             return [0] * len(self.ids)
         for seq_id, (start, end) in self.sequence_ranges.items():
             seq[start:end] = [seq_id] * (end - start)
         return seq
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._ids)  # a list or an array: no need to build the list
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, type_ids, tokens, "
                 f"offsets, attention_mask, special_tokens_mask, overflowing])")
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready view (what the CLI and the web worker send)."""
         return {
             "ids": list(self.ids), "tokens": list(self.tokens),
@@ -196,13 +227,13 @@ class Encoding:
 
     # -- sequences --------------------------------------------------------------
 
-    def set_sequence_id(self, sequence_id):
+    def set_sequence_id(self, sequence_id: int) -> None:
         self.sequence_ranges[sequence_id] = (0, len(self.ids))
 
-    def _sequence_range(self, sequence_id):
+    def _sequence_range(self, sequence_id: int) -> tuple[int, int]:
         return self.sequence_ranges.get(sequence_id, (0, len(self.ids)))
 
-    def token_to_sequence(self, token_index):
+    def token_to_sequence(self, token_index: int) -> int | None:
         if token_index > len(self.ids):
             return None
         if not self.sequence_ranges:
@@ -212,19 +243,21 @@ class Encoding:
                 return seq_id
         return None
 
-    def token_to_chars(self, token_index):
+    def token_to_chars(self, token_index: int) -> tuple[int, int] | None:
         if self.token_to_sequence(token_index) is None or token_index >= len(self.ids):
             return None
         return self.offsets[token_index]
 
-    def token_to_word(self, token_index):
+    def token_to_word(self, token_index: int) -> int | None:
         if self.token_to_sequence(token_index) is None or token_index >= len(self.ids):
             return None
         return self.word_ids[token_index]
 
-    def word_to_tokens(self, word_index, sequence_index=0):
+    def word_to_tokens(self, word_index: int,
+                       sequence_index: int = 0) -> tuple[int, int] | None:
         start, end = self._sequence_range(sequence_index)
-        first = last = None
+        first: int | None = None
+        last = 0  # set with first
         for i, w in enumerate(self.word_ids[start:end]):
             if w is None or w < word_index:
                 # HF's take_while(w <= word) stops at the first larger word only;
@@ -239,13 +272,14 @@ class Encoding:
             return None
         return (start + first, start + last)
 
-    def word_to_chars(self, word_index, sequence_index=0):
+    def word_to_chars(self, word_index: int,
+                      sequence_index: int = 0) -> tuple[int, int] | None:
         span = self.word_to_tokens(word_index, sequence_index)
         if span is None or span[1] == 0:
             return None
         return (self.offsets[span[0]][0], self.offsets[span[1] - 1][1])
 
-    def char_to_token(self, char_pos, sequence_index=0):
+    def char_to_token(self, char_pos: int, sequence_index: int = 0) -> int | None:
         start, end = self._sequence_range(sequence_index)
         for i in range(start, min(end, len(self.offsets))):
             s, e = self.offsets[i]
@@ -253,13 +287,13 @@ class Encoding:
                 return i
         return None
 
-    def char_to_word(self, char_pos, sequence_index=0):
+    def char_to_word(self, char_pos: int, sequence_index: int = 0) -> int | None:
         token = self.char_to_token(char_pos, sequence_index)
         return None if token is None else self.token_to_word(token)
 
     # -- truncation ---------------------------------------------------------------
 
-    def truncate(self, max_length, stride=0, direction="right"):
+    def truncate(self, max_length: int, stride: int = 0, direction: str = "right") -> None:
         """Keep `max_length` tokens; the rest goes to `overflowing` in windows
         that overlap by `stride` tokens (HF's Encoding::truncate)."""
         if direction not in ("left", "right"):
@@ -284,20 +318,20 @@ class Encoding:
         first.overflowing = [self._slice(*p) for p in parts[1:]]
         self._become(first)
 
-    def _become(self, other):
+    def _become(self, other: Encoding) -> None:
         for name in self.__slots__:
             setattr(self, name, getattr(other, name))  # raw slots: lazy columns stay lazy
 
     # -- merging ------------------------------------------------------------------
 
     @staticmethod
-    def merge(encodings, growing_offsets=True):
+    def merge(encodings: Iterable[Encoding], growing_offsets: bool = True) -> Encoding:
         merged = Encoding()
         for enc in encodings:
             merged.merge_with(enc, growing_offsets)
         return merged
 
-    def merge_with(self, pair, growing_offsets=False):
+    def merge_with(self, pair: Encoding, growing_offsets: bool = False) -> None:
         """Append `pair` to self; overflowing windows combine as HF does."""
         overflowings = []
         for own in self.overflowing:
@@ -331,7 +365,8 @@ class Encoding:
 
     # -- padding ------------------------------------------------------------------
 
-    def pad(self, length, direction="right", pad_id=0, pad_type_id=0, pad_token="[PAD]"):
+    def pad(self, length: int, direction: str = "right", pad_id: int = 0,
+            pad_type_id: int = 0, pad_token: str = "[PAD]") -> None:
         """Pad to `length` (overflowing windows too); never shortens."""
         for enc in self.overflowing:
             enc.pad(length, direction, pad_id, pad_type_id, pad_token)

@@ -10,7 +10,8 @@ from .wordpiece import WordPiece
 
 __all__ = ["BPE", "Model", "Token", "Unigram", "WordLevel", "WordPiece", "from_dict"]
 
-_TYPES = {"BPE": BPE, "WordPiece": WordPiece, "WordLevel": WordLevel, "Unigram": Unigram}
+_TYPES: dict[str, type[BPE | WordPiece | WordLevel | Unigram]] = {
+    "BPE": BPE, "WordPiece": WordPiece, "WordLevel": WordLevel, "Unigram": Unigram}
 
 
 def _guess_type(d: dict) -> str:

@@ -6,6 +6,9 @@ know nothing about normalization or added tokens.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from ..core.errors import SubwordLabError
 
 from ..core.normalized import Token
@@ -24,7 +27,8 @@ def model_error(message: str, name: str) -> SubwordLabError:
     return SubwordLabError(message, field=f"model.{name}")
 
 
-def field(d: dict, name: str, kinds, default=..., allow_none=False):
+def field(d: dict, name: str, kinds: type | tuple[type, ...], default: Any = ...,
+          allow_none: bool = False) -> Any:
     """Read d[name], checking its JSON type; a missing required field is an error."""
     if name not in d:
         if default is ...:
@@ -74,10 +78,10 @@ class Model:
         self.vocab = dict(vocab)
         self.vocab_r = dict(zip(self.vocab.values(), self.vocab))
 
-    def token_to_id(self, token: str):
+    def token_to_id(self, token: str) -> int | None:
         return self.vocab.get(token)
 
-    def id_to_token(self, id: int):
+    def id_to_token(self, id: int) -> str | None:
         return self.vocab_r.get(id)
 
     def get_vocab(self) -> dict:
@@ -86,7 +90,7 @@ class Model:
     def get_vocab_size(self) -> int:
         return len(self.vocab)
 
-    def tokenize(self, sequence: str, on_event=None) -> list:
+    def tokenize(self, sequence: str, on_event: Callable[[dict], Any] | None = None) -> list[Token]:
         raise NotImplementedError
 
     def to_dict(self) -> dict:
@@ -101,6 +105,6 @@ class Model:
         return hf_repr(type(self).__name__, self.to_dict(), short=True)
 
 
-def tokens_event(tokens) -> list:
+def tokens_event(tokens: Iterable[Token]) -> list:
     """Tokens as compact JSON rows: [value, id, start, end]."""
     return [[t.value, t.id, t.offsets[0], t.offsets[1]] for t in tokens]

@@ -13,6 +13,9 @@ BPE-dropout skips each merge with probability `dropout`; `seed` makes it repeata
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
 import heapq
 import itertools
 import operator
@@ -34,7 +37,7 @@ CACHE_MAX_LENGTH = 256
 CHUNK_FROM = 48
 
 
-def _parse_merges(merges, tuples=True) -> list:
+def _parse_merges(merges: Iterable[Any], tuples: bool = True) -> list:
     """Accept [("a", "b"), ...], [["a", "b"], ...] or the older ["a b", ...];
     `tuples=False` may return two-item lists (saves a pass when only read)."""
     pairs = _parse_merges_fast(merges, tuples)
@@ -71,7 +74,7 @@ def _parse_merges_fast(merges, tuples=True):
     return merges if kinds == {tuple} or not tuples else list(map(tuple, merges))
 
 
-def _irregular(starts, ends, n) -> bool:
+def _irregular(starts: Sequence[int], ends: Sequence[int], n: int) -> bool:
     """True unless the symbols cover the word left to right without holes.
 
     Holes come from dropped unknown characters (no unk token); disorder from HF
@@ -127,7 +130,8 @@ def _utf8_len(s: str) -> int:
     return len(s.encode("utf-8", "surrogatepass"))
 
 
-def _flush(unk, ids, starts, ends, unk_bytes) -> None:
+def _flush(unk: list[int], ids: list[int], starts: list[int], ends: list[int],
+           unk_bytes: dict[int, int]) -> None:
     """Emit a pending unknown symbol [id, start, end, utf-8 length]."""
     unk_bytes[len(ids)] = unk[3]
     ids.append(unk[0])
@@ -137,15 +141,22 @@ def _flush(unk, ids, starts, ends, unk_bytes) -> None:
 
 class BPE(Model):
     type_name = "BPE"
+    _cache: dict
+    _ranks: dict[str, int] | None  # rank mode's token -> rank (from_ranks)
+    _merges: Any  # a MergeTable; None in rank mode
 
-    def __init__(self, vocab=None, merges=None, cache_capacity=None, dropout=None,
-                 unk_token=None, continuing_subword_prefix=None, end_of_word_suffix=None,
-                 fuse_unk=False, byte_fallback=False, ignore_merges=False, seed=None):
+    def __init__(self, vocab: dict[str, int] | str | None = None,
+                 merges: list[tuple[str, str]] | str | None = None,
+                 cache_capacity: int | None = None, dropout: float | None = None,
+                 unk_token: str | None = None, continuing_subword_prefix: str | None = None,
+                 end_of_word_suffix: str | None = None, fuse_unk: bool = False,
+                 byte_fallback: bool = False, ignore_merges: bool = False,
+                 seed: int | None = None) -> None:
         if isinstance(vocab, str) and isinstance(merges, str):  # HF's BPE(vocab_path, merges_path)
             vocab, merges = self.read_file(vocab, merges)
         if dropout is not None and not 0.0 <= dropout <= 1.0:
             raise model_error("dropout must be between 0 and 1", "dropout")
-        self._set_vocab(vocab or {})
+        self._set_vocab(vocab or {})  # type: ignore[arg-type]  # a lone path fails here
         self.dropout = dropout
         self.unk_token = unk_token
         self.continuing_subword_prefix = continuing_subword_prefix
@@ -157,14 +168,15 @@ class BPE(Model):
         self._cache = {}
         self._rng = random.Random(seed)
         self._ranks = None
-        merges = list(merges or [])
+        merges = list(merges or [])  # type: ignore[arg-type]  # a lone path: its chars
         self._merges = _merge_table.from_strings(
             self.vocab, self.vocab_r, merges, len(self.continuing_subword_prefix or ""))
         if self._merges is None:
             self._build_merges(_parse_merges(merges, tuples=False))
 
     @classmethod
-    def from_ranks(cls, vocab, ranks=None, **kwargs) -> "BPE":
+    def from_ranks(cls, vocab: dict[str, int], ranks: dict[str, int] | None = None,
+                   **kwargs: Any) -> BPE:
         """Rank mode: no merge list; the adjacent pair whose concatenation has the
         lowest rank merges first, the leftmost on a tie (tiktoken's rule, which
         sentencepiece's BPE follows with scores for ranks).
@@ -177,7 +189,8 @@ class BPE(Model):
         bpe._merges = None
         return bpe
 
-    def _build_merges(self, pairs, ranks=None) -> None:
+    def _build_merges(self, pairs: Sequence[tuple[str, str]],
+                      ranks: Iterable[int] | None = None) -> None:
         """(left id, right id) -> (rank, merged id); a repeated pair keeps its last rank, as HF.
 
         `ranks` (one per pair) replaces the list positions; the tiktoken loader
@@ -211,12 +224,12 @@ class BPE(Model):
         self._merges = MergeTable(table)
 
     @property
-    def ranks(self):
+    def ranks(self) -> dict[str, int] | None:
         """Rank mode's token -> rank (see from_ranks), or None for a merge list."""
         return None if self._ranks is None else dict(self._ranks)
 
     @property
-    def merges(self) -> list:
+    def merges(self) -> list[tuple[str, str]]:
         """The merges in rank order, as (left, right) strings."""
         if self._ranks is not None:
             return merges_from_ranks(self._ranks)
@@ -232,7 +245,7 @@ class BPE(Model):
 
     # -- encoding -------------------------------------------------------------
 
-    def tokenize(self, sequence: str, on_event=None) -> list:
+    def tokenize(self, sequence: str, on_event: Callable[[dict], Any] | None = None) -> list[Token]:
         if not sequence:
             return []
         if on_event is not None:
@@ -241,7 +254,7 @@ class BPE(Model):
         r = self.vocab_r
         return [Token(i, r[i], (s, e)) for i, s, e in zip(ids, starts, ends)]
 
-    def encode_word(self, sequence: str):
+    def encode_word(self, sequence: str) -> tuple[Any, Any, Any]:
         """(ids, starts, ends) of one word, without making a Token per piece: the
         tokenizer's fast path calls this; results of short words are cached."""
         if self.dropout:
@@ -268,7 +281,7 @@ class BPE(Model):
             self._cache[sequence] = result
         return result
 
-    def _plain_chars(self, word) -> bool:
+    def _plain_chars(self, word: str) -> bool:
         """True when every character is a symbol of its own (no prefix, suffix or
         unknown): the rank-mode fast path then works on the string itself."""
         if self.continuing_subword_prefix or self.end_of_word_suffix:
@@ -286,11 +299,12 @@ class BPE(Model):
         ids = tuple(map(vocab.__getitem__, map(word.__getitem__, map(slice, starts, ends))))
         return ids, tuple(starts), tuple(ends)
 
-    def _to_tokens(self, ids, starts, ends) -> list:
+    def _to_tokens(self, ids: Iterable[int], starts: Iterable[int],
+                   ends: Iterable[int]) -> list[Token]:
         r = self.vocab_r
         return [Token(i, r[i], (s, e)) for i, s, e in zip(ids, starts, ends)]
 
-    def _tokenize_traced(self, sequence: str, on_event) -> list:
+    def _tokenize_traced(self, sequence: str, on_event: Callable[[dict], Any]) -> list[Token]:
         on_event({"type": "bpe.word", "word": sequence})
         tokens = None
         if self.ignore_merges and not self.dropout:
@@ -307,7 +321,7 @@ class BPE(Model):
         on_event({"type": "bpe.done", "tokens": tokens_event(tokens)})
         return tokens
 
-    def _initial_symbols(self, word: str, on_event):
+    def _initial_symbols(self, word: str, on_event: Callable[[dict], Any] | None) -> Any:
         """One symbol per character, after byte fallback and unk.
 
         Returns ids, starts, ends and {symbol index: UTF-8 length} of the unknown
@@ -318,7 +332,7 @@ class BPE(Model):
         suffix = self.end_of_word_suffix
         last = len(word) - 1
         ids, starts, ends = [], [], []
-        unk_bytes = {}
+        unk_bytes: dict[int, int] = {}
         unk = None  # [id, start, end, utf-8 length] of an unknown run not yet emitted
         for pos, ch in enumerate(word):
             key = ch
@@ -376,7 +390,7 @@ class BPE(Model):
             _flush(unk, *out)
         return [unk_id, pos, pos + 1, size]
 
-    def _merge_word(self, word: str, on_event):
+    def _merge_word(self, word: str, on_event: Callable[[dict], Any] | None) -> Any:
         ids, starts, ends, unk_bytes = self._initial_symbols(word, on_event)
         if on_event is not None:
             r = self.vocab_r
@@ -384,6 +398,7 @@ class BPE(Model):
                       "spans": [[s, e] for s, e in zip(starts, ends)]})
         n = len(ids)
         # lookup((left id, right id)) -> (rank, merged id) or None
+        lookup: Callable[[tuple[int, int]], Any] | None
         if self._ranks is not None:
             lookup = self._ranked_pair
         else:
@@ -500,7 +515,7 @@ class BPE(Model):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "BPE":
+    def from_dict(cls, d: dict) -> BPE:
         dropout = field(d, "dropout", (int, float), None, allow_none=True)
         return cls(
             read_vocab_map(d),
@@ -515,7 +530,8 @@ class BPE(Model):
         )
 
     @classmethod
-    def read_file(cls, vocab, merges):
+    def read_file(cls, vocab: str,
+                  merges: str) -> tuple[dict[str, int], list[tuple[str, str]]]:
         """vocab.json and merges.txt (GPT-2 style) -> (vocab, merges)."""
         import json
 
@@ -531,6 +547,6 @@ class BPE(Model):
         return vocab, _parse_merges(lines)
 
     @classmethod
-    def from_file(cls, vocab, merges, **kwargs) -> "BPE":
-        vocab, merges = cls.read_file(vocab, merges)
-        return cls(vocab, merges, **kwargs)
+    def from_file(cls, vocab: str, merges: str, **kwargs: Any) -> BPE:
+        vocab_map, merge_list = cls.read_file(vocab, merges)
+        return cls(vocab_map, merge_list, **kwargs)

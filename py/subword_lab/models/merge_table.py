@@ -13,15 +13,26 @@ from __future__ import annotations
 import bisect
 import itertools
 import operator
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .bpe import BPE
+
+# (left id, right id) -> (rank, merged id), or None: no such merge
+_Pair = tuple[int, int]
+_Merge = tuple[int, int] | None
 
 __all__ = ["MergeTable", "PackedMerges", "from_strings", "use_packed"]
 
 
-class MergeTable(dict):
+class MergeTable(dict[_Pair, _Merge]):
     """A filled table (`ranks` None) or one filled on demand from `ranks`
     ("left right" -> rank, a repeated merge keeping its last rank as in HF)."""
 
-    def __init__(self, items=(), ranks=None, vocab=None, vocab_r=None):
+    def __init__(self, items: Iterable[tuple[_Pair, _Merge]] = (),
+                 ranks: dict[str, int] | None = None, vocab: dict[str, int] | None = None,
+                 vocab_r: dict[int, str] | None = None) -> None:
         super().__init__(items)
         self._ranks, self._vocab, self._vocab_r = ranks, vocab, vocab_r
 
@@ -38,8 +49,9 @@ class MergeTable(dict):
     def __bool__(self) -> bool:
         return bool(self._ranks) or len(self) > 0
 
-    def ordered(self, vocab_r) -> list:
+    def ordered(self, vocab_r: dict[int, str]) -> list[tuple[str, ...]]:
         """The merges in rank order, as (left, right) strings."""
+        ranked: list[Any]
         if self._ranks is not None:
             ranked = sorted(self._ranks.items(), key=operator.itemgetter(1))
             return [tuple(text.split(" ")) for text, _ in ranked]
@@ -47,7 +59,8 @@ class MergeTable(dict):
         return [(vocab_r[a], vocab_r[b]) for (a, b), _ in ranked]
 
 
-def from_strings(vocab, vocab_r, merges, cut) -> MergeTable | None:
+def from_strings(vocab: dict[str, int], vocab_r: dict[int, str], merges: list[Any],
+                 cut: int) -> MergeTable | None:
     """The on-demand table of a list of "left right" strings when every merge is one
     space between two tokens of the vocabulary and so is what it makes; None
     otherwise (then the general build names the merge that is wrong). Also None
@@ -71,7 +84,8 @@ class PackedMerges(MergeTable):
     with frombytes, so loading builds nothing per merge. A pair met while encoding is
     placed by a binary search the first time, then remembered as in MergeTable."""
 
-    def __init__(self, keys, ranks, size, vocab, vocab_r):
+    def __init__(self, keys: Sequence[int], ranks: Sequence[int], size: int,
+                 vocab: dict[str, int], vocab_r: dict[int, str]) -> None:
         super().__init__(vocab=vocab, vocab_r=vocab_r)
         self._keys, self._key_ranks, self._size = keys, ranks, size
 
@@ -90,13 +104,13 @@ class PackedMerges(MergeTable):
     def __bool__(self) -> bool:
         return len(self._keys) > 0 or len(self) > 0
 
-    def ordered(self, vocab_r) -> list:
+    def ordered(self, vocab_r: dict[int, str]) -> list[tuple[str, ...]]:
         keys, size = self._keys, self._size
         order = sorted(range(len(keys)), key=self._key_ranks.__getitem__)
         return [(vocab_r[keys[i] // size], vocab_r[keys[i] % size]) for i in order]
 
 
-def use_packed(bpe, keys, ranks) -> None:
+def use_packed(bpe: BPE, keys: Sequence[int], ranks: Sequence[int]) -> None:
     """Give `bpe` (built with its vocabulary, ids 0..n-1, and no merges) the merges of
     a pre-parsed form: `keys` and `ranks` as PackedMerges reads them."""
     bpe._merges = PackedMerges(keys, ranks, len(bpe.vocab), bpe.vocab, bpe.vocab_r)

@@ -2,13 +2,20 @@
 (the adjacent pair whose product has the best rank, leftmost on a tie)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from ..core.tables import byte_level
 from ._rank_engine import merges_from_ranks  # re-exported: io callers look here
+
+if TYPE_CHECKING:
+    from .bpe import BPE
 
 __all__ = ["merges_from_ranks", "rank_by_product", "tiktoken_merges"]
 
 
-def tiktoken_merges(ranks: dict, chars=None) -> list:
+def tiktoken_merges(ranks: dict[bytes, int],
+                    chars: dict[bytes, str] | None = None) -> list[tuple[str, str, int]]:
     """Merges that make HF-style BPE reproduce tiktoken's rank-based merging.
 
     tiktoken merges, at each step, the adjacent pair whose concatenation has the
@@ -28,7 +35,7 @@ def tiktoken_merges(ranks: dict, chars=None) -> list:
     return [(chars[left], chars[right], rank) for rank, _, left, right in merges]
 
 
-def rank_by_product(bpe, merges) -> None:
+def rank_by_product(bpe: BPE, merges: Sequence[tuple[str, str, int]]) -> None:
     """Give every merge the rank of the token it produces.
 
     A token reachable by several splits must have one priority, so that between two

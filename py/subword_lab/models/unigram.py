@@ -12,6 +12,9 @@ regularization (forward-filtering backward-sampling, or among the n best).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
 import heapq
 import itertools
 import math
@@ -30,7 +33,7 @@ CACHE_CAPACITY = 10_000
 CACHE_MAX_LENGTH = 256  # in UTF-8 bytes, as HF counts
 
 
-def prefix_table(pieces) -> Prefixes:
+def prefix_table(pieces: Iterable[str]) -> Prefixes:
     """Every piece -> its id (a repeated piece keeps its last id, as HF's map does),
     any other prefix of a piece -> -1, filled on first use: read it with []."""
     return Prefixes(dict(zip(pieces, itertools.count())))
@@ -47,9 +50,11 @@ def log_add(x: float, y: float) -> float:
 
 class Unigram(Model):
     type_name = "Unigram"
+    _cache: dict
 
-    def __init__(self, vocab=None, unk_id=None, byte_fallback=False, alpha=None,
-                 nbest_size=None):
+    def __init__(self, vocab: Iterable[tuple[str, float]] | None = None,
+                 unk_id: int | None = None, byte_fallback: bool = False,
+                 alpha: float | None = None, nbest_size: int | None = None) -> None:
         # alpha / nbest_size: HF's subword-regularization settings, kept and saved;
         # encoding here is always the best (Viterbi) segmentation.
         self.alpha, self.nbest_size = alpha, nbest_size
@@ -66,8 +71,9 @@ class Unigram(Model):
                    list(map(float, map(operator.itemgetter(1), vocab))), unk_id, byte_fallback)
 
     @classmethod
-    def from_columns(cls, pieces, scores, unk_id=None, byte_fallback=False,
-                     sorted_ids=None) -> "Unigram":
+    def from_columns(cls, pieces: Iterable[str], scores: Iterable[float],
+                     unk_id: int | None = None, byte_fallback: bool = False,
+                     sorted_ids: Sequence[int] | None = None) -> Unigram:
         """The model of a preset's pre-parsed form (io/preset_pack.py): pieces (str) and
         scores (float) as two columns, and `sorted_ids`, the id of each distinct piece
         in sorted order (what the prefix table would sort on first use)."""
@@ -81,7 +87,8 @@ class Unigram(Model):
         model._fill(pieces, scores, unk_id, byte_fallback, sorted_ids)
         return model
 
-    def _fill(self, pieces, scores, unk_id, byte_fallback, sorted_ids=None) -> None:
+    def _fill(self, pieces: list[str], scores: list[float], unk_id: int | None,
+              byte_fallback: bool, sorted_ids: Sequence[int] | None = None) -> None:
         self.pieces, self.scores = pieces, scores
         self.unk_id = unk_id
         self.byte_fallback = bool(byte_fallback)
@@ -94,7 +101,7 @@ class Unigram(Model):
 
     # -- vocabulary -----------------------------------------------------------
 
-    def id_to_token(self, id: int):
+    def id_to_token(self, id: int) -> str | None:
         return self.pieces[id] if 0 <= id < len(self.pieces) else None
 
     def get_vocab_size(self) -> int:
@@ -105,7 +112,7 @@ class Unigram(Model):
 
     # -- Viterbi, fast path ---------------------------------------------------
 
-    def tokenize(self, sequence: str, on_event=None) -> list:
+    def tokenize(self, sequence: str, on_event: Callable[[dict], Any] | None = None) -> list[Token]:
         if not sequence:
             return []
         if on_event is not None:
@@ -158,16 +165,16 @@ class Unigram(Model):
                     back_id[end] = self.unk_id
         return best_path_spans(back, back_id, n)
 
-    def _to_tokens(self, s: str, path) -> list:
+    def _to_tokens(self, s: str, path: Iterable[Any]) -> list[Token]:
         """Fuse runs of unknowns, then map each piece to its id (or bytes, or unk)."""
         unk_id = self.unk_id
-        spans = []
+        spans: list[list[Any]] = []
         for start, end, i in path:
             if i == unk_id and spans and spans[-1][2] == unk_id:
                 spans[-1][1] = end
             else:
                 spans.append([start, end, i])
-        tokens = []
+        tokens: list[Token] = []
         vocab = self.vocab
         for start, end, _ in spans:
             piece = s[start:end]
@@ -175,7 +182,7 @@ class Unigram(Model):
             if i is None:
                 if self.byte_fallback:
                     names = [byte_token(b) for b in piece.encode("utf-8", "surrogatepass")]
-                    ids = [vocab.get(x) for x in names]
+                    ids: list[Any] = [vocab.get(x) for x in names]
                     if None not in ids:
                         # Every byte token points at the whole unknown piece, as HF does.
                         tokens.extend(Token(b, x, (start, end)) for b, x in zip(ids, names))
@@ -214,14 +221,14 @@ class Unigram(Model):
 
     def _incoming(self, s: str, alpha: float = 1.0) -> list:
         """incoming[end] = [(start, id, alpha * score)] over the usable edges."""
-        incoming = [[] for _ in range(len(s) + 1)]
+        incoming: list[list[tuple[int, int, float]]] = [[] for _ in range(len(s) + 1)]
         for start, row in enumerate(self.lattice(s)):
             for end, i, score, _ in row:
                 if i is not None:
                     incoming[end].append((start, i, alpha * score))
         return incoming
 
-    def _tokenize_traced(self, s: str, on_event) -> list:
+    def _tokenize_traced(self, s: str, on_event: Callable[[dict], Any]) -> list[Token]:
         """Viterbi over the explicit lattice, reporting edges, best scores and the path."""
         n = len(s)
         on_event({"type": "unigram.word", "word": s})
@@ -261,7 +268,8 @@ class Unigram(Model):
         on_event({"type": "unigram.best", "position": pos, "score": best[pos], "start": start,
                   "piece": s[start:pos], "id": back_id[pos]})
 
-    def nbest(self, sequence: str, n: int, on_event=None) -> list:
+    def nbest(self, sequence: str, n: int,
+              on_event: Callable[[dict], Any] | None = None) -> list[tuple[list[str], float]]:
         """The n best segmentations, best first: [(pieces, score)].
 
         A k-best Viterbi: every position keeps its n best partial paths, which is
@@ -280,7 +288,7 @@ class Unigram(Model):
     def _nbest_paths(self, s: str, k: int) -> list:
         m = len(s)
         # kbest[pos] = [(score, path)] sorted best first; a path is a tuple of (start, end, id).
-        kbest = [[] for _ in range(m + 1)]
+        kbest: list[list[tuple[float, tuple]]] = [[] for _ in range(m + 1)]
         kbest[0] = [(0.0, ())]
         incoming = self._incoming(s)
         for end in range(1, m + 1):
@@ -292,7 +300,8 @@ class Unigram(Model):
             kbest[end] = heapq.nlargest(k, cands, key=lambda c: c[0])
         return [(score, list(path)) for score, path in kbest[m]]
 
-    def sample(self, sequence: str, alpha: float = 0.1, nbest_size: int = -1, seed=None) -> list:
+    def sample(self, sequence: str, alpha: float = 0.1, nbest_size: int = -1,
+               seed: int | None = None) -> list[Token]:
         """One segmentation drawn for subword regularization, as Tokens.
 
         nbest_size < 0: forward-filtering backward-sampling over the whole lattice,
@@ -312,7 +321,7 @@ class Unigram(Model):
             return self._to_tokens(sequence, path)
         return self._to_tokens(sequence, self._ffbs(sequence, alpha, rng))
 
-    def _ffbs(self, s: str, alpha: float, rng) -> list:
+    def _ffbs(self, s: str, alpha: float, rng: random.Random) -> list:
         m = len(s)
         incoming = self._incoming(s, alpha)
         # forward[pos] = log of the summed weight of every path from 0 to pos
@@ -347,7 +356,7 @@ class Unigram(Model):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Unigram":
+    def from_dict(cls, d: dict) -> Unigram:
         vocab = field(d, "vocab", list)
         for k, entry in enumerate(() if all_scored_pieces(vocab) else vocab):
             if (not isinstance(entry, (list, tuple)) or len(entry) != 2
@@ -359,7 +368,7 @@ class Unigram(Model):
                    byte_fallback=field(d, "byte_fallback", bool, False, allow_none=True) or False)
 
 
-def best_path_spans(back, back_id, n) -> list:
+def best_path_spans(back: Sequence[int], back_id: Sequence[int], n: int) -> list:
     """The best path of a Viterbi lattice as (start, end, id) spans, read back from the
     end: back[end] is where the best piece ending at `end` starts, back_id its id."""
     path = []

@@ -8,13 +8,14 @@ forward sum), not only over the n listed: P(seg | word) = exp(score - log Z).
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from .unigram import log_add
+from .unigram import Unigram, log_add
 
 __all__ = ["log_partition", "nbest_of"]
 
 
-def log_partition(model, word: str) -> tuple:
+def log_partition(model: Unigram, word: str) -> tuple[float, int]:
     """(log Z, number of segmentations) over the usable edges of the word's lattice."""
     n = len(word)
     forward = [-math.inf] * (n + 1)
@@ -29,7 +30,7 @@ def log_partition(model, word: str) -> tuple:
     return forward[n], paths[n]
 
 
-def nbest_of(model, word: str, n: int) -> dict:
+def nbest_of(model: Unigram, word: str, n: int) -> dict[str, Any]:
     """{word, n, segmentations, log_z, paths}: the n best segmentations of `word` (one
     piece, as the model sees it), best first, each {pieces, score (the sum of its log
     probabilities), probability (over every segmentation), share_of_listed}."""

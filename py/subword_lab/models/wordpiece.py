@@ -7,6 +7,9 @@ position has no match at all, or the word is longer than
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from itertools import compress, repeat
 from operator import itemgetter
 
@@ -19,8 +22,9 @@ __all__ = ["WordPiece"]
 class WordPiece(Model):
     type_name = "WordPiece"
 
-    def __init__(self, vocab=None, unk_token="[UNK]", max_input_chars_per_word=100,
-                 continuing_subword_prefix="##"):
+    def __init__(self, vocab: dict[str, int] | str | None = None, unk_token: str = "[UNK]",
+                 max_input_chars_per_word: int = 100,
+                 continuing_subword_prefix: str = "##") -> None:
         if isinstance(vocab, str):  # a vocab.txt path, as HF's WordPiece(vocab_path)
             vocab = self.read_file(vocab)
         self._set_vocab(vocab or {})
@@ -48,7 +52,7 @@ class WordPiece(Model):
             raise model_error(f"unk_token {self.unk_token!r} is not in the vocabulary", "unk_token")
         return [Token(unk_id, self.unk_token, (0, n))]
 
-    def tokenize(self, sequence: str, on_event=None) -> list:
+    def tokenize(self, sequence: str, on_event: Callable[[dict], Any] | None = None) -> list[Token]:
         if on_event is not None:
             return self._tokenize_traced(sequence, on_event)
         n = len(sequence)
@@ -82,7 +86,7 @@ class WordPiece(Model):
             table = self._rest
         return tokens
 
-    def _tokenize_traced(self, sequence: str, on_event) -> list:
+    def _tokenize_traced(self, sequence: str, on_event: Callable[[dict], Any]) -> list[Token]:
         """Same result as `tokenize`, trying windows longest first as the course tells it.
 
         Windows longer than the longest vocabulary entry cannot match, so they are
@@ -136,7 +140,7 @@ class WordPiece(Model):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "WordPiece":
+    def from_dict(cls, d: dict) -> WordPiece:
         return cls(
             read_vocab_map(d),
             unk_token=field(d, "unk_token", str),
@@ -145,7 +149,7 @@ class WordPiece(Model):
         )
 
     @classmethod
-    def read_file(cls, vocab) -> dict:
+    def read_file(cls, vocab: str) -> dict[str, int]:
         """A BERT vocab.txt: one token per line, the id is the line number."""
         with open(vocab, encoding="utf-8", newline="") as f:
             lines = f.read().split("\n")
@@ -155,5 +159,5 @@ class WordPiece(Model):
         return {line.rstrip(): i for i, line in enumerate(lines)}
 
     @classmethod
-    def from_file(cls, vocab, **kwargs) -> "WordPiece":
+    def from_file(cls, vocab: str, **kwargs: Any) -> WordPiece:
         return cls(cls.read_file(vocab), **kwargs)

@@ -8,10 +8,17 @@ learns a vocabulary from the counts (`train`) and fills the tokenizer's model.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import SubwordLabError
 from ..core.safe_files import check_file_kind
+
+if TYPE_CHECKING:
+    import os
+
+    from ..added_vocabulary import AddedToken
 
 __all__ = ["Trainer", "TrainingCancelled", "train_tokenizer", "tokenizer_process"]
 
@@ -24,7 +31,7 @@ class TrainingCancelled(Exception):
 TRACE_LEVELS = ("summary", "full")
 
 
-def special_token_contents(special_tokens):
+def special_token_contents(special_tokens: Iterable[str | AddedToken] | None) -> list[str]:
     """Special tokens come as str or AddedToken; the trainer needs their text."""
     contents = []
     for token in special_tokens or ():
@@ -36,7 +43,8 @@ def special_token_contents(special_tokens):
     return contents
 
 
-def special_added_tokens(special_tokens):
+def special_added_tokens(
+        special_tokens: Iterable[str | AddedToken] | None) -> list[AddedToken]:
     """The trainer's special tokens as AddedToken(special=True), as HF reads them back."""
     special_token_contents(special_tokens)  # fail early on a bad entry
     from ..added_vocabulary import AddedToken
@@ -51,7 +59,7 @@ def special_added_tokens(special_tokens):
     return out
 
 
-def as_added_tokens(special_tokens):
+def as_added_tokens(special_tokens: Iterable[str | AddedToken]) -> list[Any]:
     """What `train` returns: AddedToken objects (special=True) when the tokenizer
     module provides them, else the plain strings."""
     try:
@@ -59,6 +67,7 @@ def as_added_tokens(special_tokens):
     except ImportError:  # the tokenizer module is not there: plain strings do
         return [t if isinstance(t, str) else t.content for t in special_tokens]
     out = []
+    token: Any  # a str, then the AddedToken made of it
     for token in special_tokens:
         if isinstance(token, str):
             try:
@@ -74,16 +83,16 @@ class Trainer:
 
     algorithm = ""
 
-    def __init__(self, trace="summary"):
+    def __init__(self, trace: str = "summary") -> None:
         if trace not in TRACE_LEVELS:
             raise SubwordLabError(f"trace must be one of {', '.join(TRACE_LEVELS)}, "
                                   f"got {trace!r}", field="trace")
         self.trace = trace
-        self.words = {}
+        self.words: dict[str, int] = {}
         self._cancelled = False
 
     # -- collecting words ------------------------------------------------------
-    def feed(self, iterator, process):
+    def feed(self, iterator: Iterable[str], process: Callable[[str], Iterable[str]]) -> None:
         """Count the words `process(sequence)` returns for every sequence.
 
         The dict keeps first-occurrence order: the course's tie-break ("first")
@@ -99,10 +108,10 @@ class Trainer:
         counts = Counter(chain.from_iterable(map(split, iterator)))
         self.words = dict(zip(map(finish, counts), counts.values()))
 
-    def feed_word_counts(self, counts):
+    def feed_word_counts(self, counts: dict[str, int] | Iterable[tuple[str, int]]) -> None:
         """Use ready-made word counts (a dict or (word, count) pairs), in that order."""
         items = counts.items() if isinstance(counts, dict) else counts
-        words = {}
+        words: dict[str, int] = {}
         for word, count in items:
             if not isinstance(word, str) or not isinstance(count, int) or count < 0:
                 raise SubwordLabError(f"bad word count {word!r}: {count!r}", field="words")
@@ -115,7 +124,7 @@ class Trainer:
         return len(self.words)
 
     # -- cancelling --------------------------------------------------------------
-    def cancel(self):
+    def cancel(self) -> None:
         """Ask a running `train` to stop at the next step (safe from a callback)."""
         self._cancelled = True
 
@@ -140,7 +149,7 @@ class Trainer:
                                   "(after normalization and pre-tokenization)")
 
 
-def refill_model(model, new_model):
+def refill_model(model: Any, new_model: Any) -> Any:
     """Fill `model` in place with `new_model`'s state, as HF's trainers do, so that
     anyone holding the model object sees the trained vocabulary."""
     if model is None or type(model) is not type(new_model):
@@ -156,7 +165,7 @@ def refill_model(model, new_model):
     return model
 
 
-def tokenizer_process(tokenizer):
+def tokenizer_process(tokenizer: Any) -> Callable[[str], Iterable[str]]:
     """text -> words with the tokenizer's own normalizer and pre-tokenizer.
 
     Only the words' text matters to a trainer, so the string-level entry points
@@ -167,7 +176,8 @@ def tokenizer_process(tokenizer):
                           None if normalizer is None else normalizer.normalize_str)
 
 
-def train_tokenizer(tokenizer, iterator, trainer, on_event=None):
+def train_tokenizer(tokenizer: Any, iterator: Iterable[str] | str, trainer: Any,
+                    on_event: Callable[[dict[str, Any]], Any] | None = None) -> Any:
     """Train `tokenizer.model` with `trainer` on the sequences of `iterator`.
 
     As `tokenizers` does: normalize and pre-tokenize every sequence with the
@@ -190,7 +200,7 @@ def train_tokenizer(tokenizer, iterator, trainer, on_event=None):
     return tokenizer
 
 
-def read_files(files):
+def read_files(files: Iterable[str | os.PathLike[str]]) -> Iterator[str]:
     """The lines of every file, line endings kept (as `tokenizers`' train does).
     Only regular files: a named pipe would wait forever, /dev/zero never end."""
     for path in files:

@@ -94,7 +94,7 @@ class UnigramTrainer(Trainer):
         self.words = counts
         self._followers = followers
 
-    def feed_word_counts(self, counts: dict[str, int]) -> None:
+    def feed_word_counts(self, counts: dict[str, int] | Iterable[tuple[str, int]]) -> None:
         """Ready-made word counts: a word's end then counts as one boundary."""
         super().feed_word_counts(counts)
         self._followers = None

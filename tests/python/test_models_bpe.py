@@ -10,6 +10,7 @@ from tokenizers import pre_tokenizers as hf_pre
 from tokenizers import trainers as hf_trainers
 
 from subword_lab import models
+from subword_lab.core.errors import SubwordLabError
 from test_models_common import EXOTIC, hf_from_model_dict, mismatches, model_dict_of, words_of
 
 BYTES = [f"<0x{b:02X}>" for b in range(256)]
@@ -173,3 +174,12 @@ def test_unk_and_byte_fallback_events():
                          "tokens": ["<0xC3>", "<0xA9>"]}]
     assert [e["fused"] for e in events if e["type"] == "bpe.unk"] == [False, True]
     assert mismatches(ours, hf_from_model_dict(ours.to_dict()), ["aé€€b", "€ab€", "abé", "€é", "€€éa", "é€é"]) == []
+
+
+@pytest.mark.parametrize("given", [{"vocab": "vocab.json"}, {"merges": "merges.txt"},
+                                   {"vocab": "vocab.json", "merges": [("a", "b")]}])
+def test_one_file_path_alone_is_refused_as_tokenizers_refuses_it(given):
+    with pytest.raises(ValueError):
+        hf_models.BPE(**given)  # the reference refuses it
+    with pytest.raises(SubwordLabError, match="vocab and merges must both be given"):
+        models.BPE(**given)

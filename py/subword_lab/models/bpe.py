@@ -154,9 +154,12 @@ class BPE(Model):
                  seed: int | None = None) -> None:
         if isinstance(vocab, str) and isinstance(merges, str):  # HF's BPE(vocab_path, merges_path)
             vocab, merges = self.read_file(vocab, merges)
+        elif isinstance(vocab, str) or isinstance(merges, str):  # one path alone, as HF refuses
+            raise model_error("vocab and merges must both be given as file paths (one path "
+                              "alone cannot be read)", "vocab")
         if dropout is not None and not 0.0 <= dropout <= 1.0:
             raise model_error("dropout must be between 0 and 1", "dropout")
-        self._set_vocab(vocab or {})  # type: ignore[arg-type]  # a lone path fails here
+        self._set_vocab(vocab or {})
         self.dropout = dropout
         self.unk_token = unk_token
         self.continuing_subword_prefix = continuing_subword_prefix
@@ -168,7 +171,7 @@ class BPE(Model):
         self._cache = {}
         self._rng = random.Random(seed)
         self._ranks = None
-        merges = list(merges or [])  # type: ignore[arg-type]  # a lone path: its chars
+        merges = list(merges or [])
         self._merges = _merge_table.from_strings(
             self.vocab, self.vocab_r, merges, len(self.continuing_subword_prefix or ""))
         if self._merges is None:

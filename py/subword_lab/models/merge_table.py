@@ -14,10 +14,17 @@ import bisect
 import itertools
 import operator
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .bpe import BPE
+
+class _TakesMerges(Protocol):
+    """What use_packed needs of a BPE model (bpe.py imports this module, not the reverse)."""
+
+    _merges: Any
+    vocab: dict[str, int]
+    vocab_r: dict[int, str]
+
+    def clear_cache(self) -> None: ...
 
 # (left id, right id) -> (rank, merged id), or None: no such merge
 _Pair = tuple[int, int]
@@ -110,7 +117,7 @@ class PackedMerges(MergeTable):
         return [(vocab_r[keys[i] // size], vocab_r[keys[i] % size]) for i in order]
 
 
-def use_packed(bpe: BPE, keys: Sequence[int], ranks: Sequence[int]) -> None:
+def use_packed(bpe: _TakesMerges, keys: Sequence[int], ranks: Sequence[int]) -> None:
     """Give `bpe` (built with its vocabulary, ids 0..n-1, and no merges) the merges of
     a pre-parsed form: `keys` and `ranks` as PackedMerges reads them."""
     bpe._merges = PackedMerges(keys, ranks, len(bpe.vocab), bpe.vocab, bpe.vocab_r)

@@ -35,13 +35,20 @@ function showStage(stage, detail) {
     if (index === reached) item.setAttribute("aria-current", "step");
     else item.removeAttribute("aria-current");
   }
-  if (stage === "ready") root.dataset.engine = "ready";
+  if (stage === "ready") { pythonUp = true; markReady(); }
   if (stage === "error") {
     root.dataset.engine = "error";
     document.getElementById("engine-error").textContent =
       t("engine.error", { message: detail && detail.message ? detail.message : t("engine.unknownError") });
   }
   box.dataset.stage = stage;
+}
+// data-engine="ready" promises window.subwordLab too (docs/automation.md). Python can be up
+// before it exists (a snapshot start while presets.json still loads, below), so the
+// attribute waits for it: set here once both hold.
+let pythonUp = false;
+function markReady() {
+  if (pythonUp && window.subwordLab) root.dataset.engine = "ready";
 }
 engine.onStatus(showStage);
 showStage(engine.stage);
@@ -146,3 +153,4 @@ window.subwordLab = {
   // {start: "snapshot"|"fresh", snapshot: {state, size, stored, makeMs, storeMs} | null}
   started: () => ({ ...started }),
 };
+markReady(); // Python may have been up before the API above existed

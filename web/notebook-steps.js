@@ -9,7 +9,7 @@
 import { t, register } from "./i18n/index.js";
 import { el } from "./lib/dom.js";
 import { Player } from "./lib/player.js";
-import { createCodePanel } from "./lib/code-panel.js";
+import { createCodePanel, ENCODE_EVENT_PREFIX, playerWithCode } from "./lib/code-panel.js";
 import { editable } from "./notebook-editable.js";
 import { createBpeEncodeRenderer } from "./views/encode/bpe.js";
 import { createWordPieceEncodeRenderer } from "./views/encode/wordpiece.js";
@@ -23,8 +23,6 @@ register({
 
 const RENDERERS = { BPE: createBpeEncodeRenderer, WordPiece: createWordPieceEncodeRenderer,
                     Unigram: createUnigramEncodeRenderer };
-// The events of each model, the ones the Code panel's steps describe, in order.
-const EVENT_PREFIX = { BPE: "bpe.", WordPiece: "wordpiece.", Unigram: "unigram." };
 
 // What the Unigram renderer asks the page's worker for (webapi.unigram_nbest), answered
 // from the lists the kernel sent with the events: `answers()` gives them, one per word.
@@ -46,12 +44,7 @@ export function stepsPanel(root, info, { code = null } = {}) {
   root.append(playerBox, stage);
   if (code) root.append(code.root);
   const player = new Player({ container: playerBox, scope: root });
-  // Every timeline on the player (the renderer's, and those a renderer loads itself, as
-  // the Unigram piece picker does) moves the Code panel with it.
-  const withCode = (timeline) => (code ? { ...timeline,
-    render: (k) => { timeline.render(k); code.show(timeline.event?.(k) ?? null); } } : timeline);
-  const viaCode = { load: (timeline, k) => player.load(withCode(timeline), k), seek: (k) => player.seek(k),
-    get k() { return player.k; } };
+  const viaCode = code ? playerWithCode(player, code) : player;
   let lists = [];
   const renderer = RENDERERS[info.model]({ root: stage, player: viaCode, engine: kernelLists(() => lists) });
   if (renderer.root) stage.replaceChildren(renderer.root);
@@ -62,7 +55,7 @@ export function stepsPanel(root, info, { code = null } = {}) {
       // the renderers key their n-best cache by tokenizer: here there is one, the kernel's
       const timeline = renderer.show({ ...trace, key: "kernel", info });
       if (code && steps) {
-        code.load(steps, trace.events.filter((e) => e.type.startsWith(EVENT_PREFIX[info.model])));
+        code.load(steps, trace.events.filter((e) => e.type.startsWith(ENCODE_EVENT_PREFIX[info.model])));
       }
       viaCode.load(timeline, 0);
     },

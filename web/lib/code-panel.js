@@ -11,6 +11,10 @@
 //                                             // beyond them is placed by answer.lines
 //   code.show(event)                          // the step of that event (null: none)
 //   code.wait() / code.clear()                // "reading the code…" / nothing to show
+//   playerWithCode(player, code, loaded)      // the player an encode renderer is given:
+//                                             // the panel follows every timeline on it
+//   ENCODE_EVENT_PREFIX[model]                // the prefix of the events an encode
+//                                             // renderer's steps come from
 // data-testid: code-panel (data-follows="reference"|"fast"), code-note, code-function,
 // code-line (data-line = line number in the file; data-current="true" on the current one:
 // the step's `focus`, the line that takes the step, e.g. the pick of the best pair;
@@ -57,6 +61,24 @@ register({
     "code.unavailable": "这个模型没有参考代码。",
   },
 });
+
+// The prefix of each model's encode events (docs/events.md): the events the Code panel's
+// steps describe, in order.
+export const ENCODE_EVENT_PREFIX = { BPE: "bpe.", WordPiece: "wordpiece.", Unigram: "unigram." };
+
+// A player for a renderer that moves `code` with every timeline loaded on it: the
+// renderer's own, and those it loads itself (the Unigram piece picker). Step k shows the
+// timeline's event(k); `loaded(timeline)` hears each timeline put on the player.
+export function playerWithCode(player, code, loaded = (_timeline) => {}) {
+  return {
+    load: (timeline, k) => {
+      loaded(timeline);
+      player.load({ ...timeline, render: (i) => { timeline.render(i); code.show(timeline.event?.(i) ?? null); } }, k);
+    },
+    seek: (k) => player.seek(k),
+    get k() { return player.k; },
+  };
+}
 
 const SHORT = 160; // characters of a value shown; data-value keeps it whole
 

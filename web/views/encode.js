@@ -11,7 +11,7 @@ import { labelled, textInput, statusLine, option, presetOptions } from "../lib/c
 import { tokenChip } from "../lib/tokens.js";
 import { precomputed } from "../lib/precomputed.js";
 import { traceEncode, traceWhy, loadTokenizer, TOYS, TOY_ALGO, DEFAULT_FOR_ALGO } from "../lib/tokenizers.js";
-import { createCodePanel } from "../lib/code-panel.js";
+import { createCodePanel, ENCODE_EVENT_PREFIX, playerWithCode } from "../lib/code-panel.js";
 import "./encode/strings.js";
 
 // ------------------------------------------------------------------ the view
@@ -23,8 +23,6 @@ const RENDERERS = {
 };
 
 const DEFAULT_TEXT = { wordpiece: "hugs", bpe: "hugs", unigram: "unhug" };
-// The prefix of each model's events (docs/events.md), for the Code panel.
-const EVENT_PREFIX = { WordPiece: "wordpiece.", BPE: "bpe.", Unigram: "unigram." };
 
 export function createView(context) {
   return new EncodeView(context);
@@ -40,7 +38,9 @@ class EncodeView {
     loadCss(new URL("./encode.css", import.meta.url));
     loadCss(new URL("./code.css", import.meta.url));
     this.code = createCodePanel();
-    this.timeline = null;
+    this.timeline = null; // the timeline on the player, whose events the Code panel shows
+    // The player the renderers are given: the Code panel follows every timeline on it.
+    this.codePlayer = playerWithCode(context.player, this.code, (timeline) => { this.timeline = timeline; });
     this.codeSettled = Promise.resolve();
     this.build();
   }
@@ -221,21 +221,15 @@ class EncodeView {
     const renderer = await this.renderer(info.model, factory);
     if (run !== this.run) return;
     this.say(null);
-    player.load(this.withCode(renderer.show(trace)), step);
+    this.codePlayer.load(renderer.show(trace), step);
     this.codeSettled = this.loadCode(run, trace, info.model).catch(() => this.code.clear());
     await new Promise((resolve) => requestAnimationFrame(resolve)); // the player draws in this frame
-  }
-
-  // The timeline with the Code panel following it: each step shows its event's line.
-  withCode(timeline) {
-    this.timeline = timeline;
-    return { ...timeline, render: (k) => { timeline.render(k); this.code.show(timeline.event?.(k) ?? null); } };
   }
 
   // The reference's steps for this trace (webapi.reference_encode): after the drawing,
   // since a toy's stored trace is drawn before Python is ready.
   async loadCode(run, trace, model) {
-    const prefix = EVENT_PREFIX[model];
+    const prefix = ENCODE_EVENT_PREFIX[model];
     if (!prefix) return;
     const { engine } = this.context;
     this.code.wait();
@@ -252,12 +246,7 @@ class EncodeView {
     if (!this.renderers.has(model)) {
       const create = await factory();
       const root = el("div", "enc-renderer");
-      // A renderer that loads its own timelines (the Unigram piece picker) gets them
-      // wrapped the same way, so the Code panel follows those too.
-      const player = this.context.player;
-      const viaCode = { load: (tl, k) => player.load(this.withCode(tl), k), seek: (k) => player.seek(k),
-        get k() { return player.k; } };
-      this.renderers.set(model, create({ root, player: viaCode, engine: this.context.engine }));
+      this.renderers.set(model, create({ root, player: this.codePlayer, engine: this.context.engine }));
       this.renderers.get(model).root = root;
     }
     const renderer = this.renderers.get(model);

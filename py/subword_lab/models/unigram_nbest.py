@@ -33,13 +33,15 @@ def log_partition(model: Unigram, word: str) -> tuple[float, int]:
 def nbest_of(model: Unigram, word: str, n: int) -> dict[str, Any]:
     """{word, n, segmentations, log_z, paths}: the n best segmentations of `word` (one
     piece, as the model sees it), best first, each {pieces, score (the sum of its log
-    probabilities), probability (over every segmentation), share_of_listed}."""
+    probabilities), probability (over every segmentation), share_of_listed}. A word with
+    no segmentation has no paths and log_z None (log Z is -inf, which JSON cannot write)."""
     paths = model.nbest(word, n)
     log_z, count = log_partition(model, word) if paths else (-math.inf, 0)
     listed = -math.inf
     for _, score in paths:
         listed = log_add(listed, score)
-    return {"word": word, "n": n, "segmentations": count, "log_z": log_z, "paths": [
+    return {"word": word, "n": n, "segmentations": count,
+            "log_z": log_z if math.isfinite(log_z) else None, "paths": [
         {"pieces": pieces, "score": score, "probability": math.exp(score - log_z),
          "share_of_listed": math.exp(score - listed)}
         for pieces, score in paths]}

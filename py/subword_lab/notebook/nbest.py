@@ -3,8 +3,6 @@ kernel for each piece of a trace (models/unigram_nbest.py, which the page's work
 answers with): the notebook's views get them with the events, with no call back."""
 from __future__ import annotations
 
-import math
-
 from ..models import Unigram
 from ..models.unigram_nbest import nbest_of
 
@@ -20,8 +18,4 @@ def nbest_for(tokenizer, events: list[dict]) -> list[dict]:
     if not isinstance(model, Unigram):
         return []
     words = dict.fromkeys(e["text"] for e in events if e.get("type") == "model_piece")
-    answers = [nbest_of(model, word, NBEST) for word in words]
-    for answer in answers:  # a word with no segmentation has log Z = -inf, which JSON lacks
-        if not math.isfinite(answer["log_z"]):
-            answer["log_z"] = None
-    return answers
+    return [nbest_of(model, word, NBEST) for word in words]

@@ -35,7 +35,7 @@ function showStage(stage, detail) {
     if (index === reached) item.setAttribute("aria-current", "step");
     else item.removeAttribute("aria-current");
   }
-  if (stage === "ready") { pythonUp = true; markReady(); }
+  if (stage === "ready") markReady();
   if (stage === "error") {
     root.dataset.engine = "error";
     document.getElementById("engine-error").textContent =
@@ -46,9 +46,8 @@ function showStage(stage, detail) {
 // data-engine="ready" promises window.subwordLab too (docs/automation.md). Python can be up
 // before it exists (a snapshot start while presets.json still loads, below), so the
 // attribute waits for it: set here once both hold.
-let pythonUp = false;
 function markReady() {
-  if (pythonUp && window.subwordLab) root.dataset.engine = "ready";
+  if (engine.stage === "ready" && window.subwordLab) root.dataset.engine = "ready";
 }
 engine.onStatus(showStage);
 showStage(engine.stage);

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .core.errors import SubwordLabError
 
@@ -59,7 +59,8 @@ def _column(name, slot, source):
     """A property over the raw slot: lists pass through; an array, a _Lazy or a
     pending column becomes a list once and replaces itself."""
     get_raw, set_raw, get_source = slot.__get__, slot.__set__, source.__get__
-    build = _BUILD.get(name)
+    # only the columns _BUILD names are ever left pending
+    build = cast("Callable[[Any], list]", _BUILD.get(name))
 
     def fget(self):
         value = get_raw(self)

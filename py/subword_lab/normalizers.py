@@ -288,9 +288,10 @@ class Precompiled(Normalizer):
         self.precompiled_charsmap = bytes(precompiled_charsmap or b"")
         self.charsmap = CharsMap(self.precompiled_charsmap) if self.precompiled_charsmap else None
         self._starts: dict[str, bool] = {}
-        self._patterns = None  # (segments, ASCII starters), made on first normalize
+        # (segments, ASCII starters), made on first normalize
+        self._patterns: tuple[re.Pattern[str], re.Pattern[str] | None] | None = None
 
-    def _prepare(self):
+    def _prepare(self) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
         starters = ""
         if self.charsmap is not None:
             starters = "".join(chr(i) for i in range(128) if self.charsmap.may_start(chr(i)))
@@ -302,8 +303,13 @@ class Precompiled(Normalizer):
     def _may_start(self, ch):
         hit = self._starts.get(ch)
         if hit is None:
-            hit = self._starts[ch] = self.charsmap.may_start(ch)
+            hit = self._starts[ch] = self._map().may_start(ch)
         return hit
+
+    def _map(self) -> CharsMap:
+        """The charsmap: the steps below run only when there is one."""
+        assert self.charsmap is not None
+        return self.charsmap
 
     def normalize(self, normalized: NormalizedString) -> None:
         text = normalized.normalized
@@ -319,9 +325,10 @@ class Precompiled(Normalizer):
             normalized.transform(changes, 0)
 
     def _hf_changes(self, text):
-        changes, last, modified = [], 0, False
-        shortest = self.charsmap.shortest
-        for m in self._patterns[0].finditer(text):
+        changes: list[tuple[str, int]] = []
+        last, modified = 0, False
+        shortest = self._map().shortest
+        for m in (self._patterns or self._prepare())[0].finditer(text):
             start, end = m.span()
             changes.extend(zip(text[last:start], repeat(0)))
             last = end
@@ -343,8 +350,9 @@ class Precompiled(Normalizer):
         return changes if modified else None
 
     def _sp_changes(self, text):
-        changes, i, n, modified = [], 0, len(text), False
-        longest = self.charsmap.longest
+        changes: list[tuple[str, int]] = []
+        i, n, modified = 0, len(text), False
+        longest = self._map().longest
         while i < n:
             c = text[i]
             if not self._may_start(c):

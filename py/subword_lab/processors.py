@@ -274,7 +274,7 @@ def _parse_template(template, field):
 
 def _parse_special_tokens(special_tokens):
     """A list of (token, id) / {"id","ids","tokens"}, or the tokenizer.json dict."""
-    table = {}
+    table: dict[str, tuple[list[int], list[str]]] = {}
     if special_tokens is None:
         return table
     items = special_tokens.values() if isinstance(special_tokens, dict) else special_tokens

@@ -396,7 +396,10 @@ class Tokenizer:
     def _tokenize(self, pts, type_id, word_index, on_event):
         """Run the model on every piece without tokens and build the Encoding."""
         tokenize = self._model.tokenize
-        ids, tokens, offsets, words = [], [], [], []
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        words: list[int | None] = []
         add_id, add_token, add_offsets, add_word = (ids.append, tokens.append,
                                                     offsets.append, words.append)
         for index, split in enumerate(pts.splits):
@@ -454,6 +457,7 @@ class Tokenizer:
 
     def _truncate(self, encoding, pair, add_special_tokens):
         params = self._truncation
+        assert params is not None  # called only with truncation on
         max_length = params["max_length"]
         n_added = self.num_special_tokens_to_add(pair is not None)
         if add_special_tokens and n_added > 0:
@@ -497,6 +501,7 @@ class Tokenizer:
 
     def _pad(self, encodings):
         params = self._padding
+        assert params is not None  # called only with padding on
         length = params["length"]
         longest = max((len(e.ids) for e in encodings), default=0)
         if length is None:

@@ -14,7 +14,7 @@ BPE-dropout skips each merge with probability `dropout`; `seed` makes it repeata
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import heapq
 import itertools
@@ -294,7 +294,7 @@ class BPE(Model):
 
     def _ranked_word(self, word):
         """Rank-mode BPE on a string: (ids, starts, ends)."""
-        ranks = self._ranks
+        ranks = cast("dict[str, int]", self._ranks)  # set: called in rank mode only
         bounds = rank_bounds(word, ranks)
         vocab = self.vocab
         starts = bounds[:-1]
@@ -427,7 +427,7 @@ class BPE(Model):
         a, b = pair
         r = self.vocab_r
         text = r[a] + r[b]
-        rank = self._ranks.get(text)
+        rank = cast("dict[str, int]", self._ranks).get(text)  # set in rank mode
         if rank is None:
             return None
         new_id = self.vocab.get(text)

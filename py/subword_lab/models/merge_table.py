@@ -14,7 +14,7 @@ import bisect
 import itertools
 import operator
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 
 class _TakesMerges(Protocol):
@@ -41,7 +41,10 @@ class MergeTable(dict[_Pair, _Merge]):
                  ranks: dict[str, int] | None = None, vocab: dict[str, int] | None = None,
                  vocab_r: dict[int, str] | None = None) -> None:
         super().__init__(items)
-        self._ranks, self._vocab, self._vocab_r = ranks, vocab, vocab_r
+        # vocab and vocab_r are read only when the table fills itself (ranks or packed keys)
+        self._ranks = ranks
+        self._vocab = cast("dict[str, int]", vocab)
+        self._vocab_r = cast("dict[int, str]", vocab_r)
 
     def __missing__(self, pair):
         if self._ranks is None:

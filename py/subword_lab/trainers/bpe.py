@@ -8,6 +8,7 @@ that occurs first in corpus order.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ..core.errors import SubwordLabError
 from .merge_trainer import MergeTrainer
@@ -89,11 +90,11 @@ class BpeTrainer(MergeTrainer):
     def _model_dict(self, base, result):
         vocab = result["vocab"]
         # tokenizers keeps one rank per pair (a pair merged twice keeps its last rank)
-        last = {}
+        last: dict[tuple[str, str], int] = {}
         for rank, (a, b, _) in enumerate(result["merges"]):
             last[(a, b)] = rank
-        ordered = sorted(last, key=last.get)
-        d = {"type": "BPE", "dropout": None, "unk_token": None, "fuse_unk": False,
+        ordered = sorted(last, key=last.__getitem__)
+        d: dict[str, Any] = {"type": "BPE", "dropout": None, "unk_token": None, "fuse_unk": False,
              "byte_fallback": False, "ignore_merges": False}
         d.update(base)
         d.update(vocab={t: i for i, t in enumerate(vocab)},

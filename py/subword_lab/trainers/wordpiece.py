@@ -45,7 +45,8 @@ class WordPieceTrainer(MergeTrainer):
         if not suffix and not self.initial_alphabet and "" not in self.words \
                 and kept.issuperset(set().union(*self.words)):
             return self._initial_tokens_plain(vocab, prefix)
-        splits, counts, initial = [], [], set()
+        splits, counts = [], []
+        initial: set[str] = set()
         for ch in self.initial_alphabet:
             if ch in kept:
                 initial.update((ch, prefix + ch))

@@ -32,6 +32,8 @@ class Preset(NamedTuple):
     terms: str = ""  # key of TERMS: the licence that must ship with the file
     config: str = ""  # the tokenizer_config.json from the same package (its chat template),
                       # shipped beside the file and opened with it (the Chat view)
+    prefix: bool = True  # the closed picker shows "family · label"; False where the label
+                         # alone says it and the pair would not fit a phone's picker
 
 
 class Terms(NamedTuple):
@@ -85,8 +87,7 @@ PRESETS = {
     "o200k-harmony": Preset("o200k_base.tiktoken", "gpt-oss", "o200k_harmony", BYTE_BPE,
                             "o200k_harmony.tiktoken"),
     "cl100k-base": Preset("cl100k_base.tiktoken", "GPT-4 / GPT-3.5", "cl100k_base", BYTE_BPE),
-    "p50k-base": Preset("p50k_base.tiktoken", "GPT-3", "p50k_base (Codex, text-davinci)",
-                        BYTE_BPE),
+    "p50k-base": Preset("p50k_base.tiktoken", "GPT-3", "p50k_base (Codex)", BYTE_BPE),
     "gpt2": Preset("gpt2.tiktoken", "GPT-2", "GPT-2 (r50k_base)", BYTE_BPE),
     "whisper-multilingual": Preset("whisper-multilingual.tiktoken", "Whisper",
                                    "Whisper multilingual", BYTE_BPE),
@@ -115,7 +116,7 @@ PRESETS = {
     "bert-base-uncased": Preset("bert-base-uncased.tokenizer.json", "BERT",
                                 "bert-base-uncased", "WordPiece"),
     "xlm-roberta": Preset("xlm-roberta.tokenizer.json", "XLM-RoBERTa",
-                          "XLM-R, 100 languages (multilingual-e5-small)", SPM_UNIGRAM),
+                          "XLM-R (multilingual-e5-small)", SPM_UNIGRAM, prefix=False),
     # GGUF vocabularies (llama.cpp's tokenizer tests): tokenized as llama.cpp does
     "phi-3-gguf": Preset("ggml-vocab-phi-3.gguf", "Phi", "Phi-3 (GGUF)", SPM_BPE),
     "falcon-gguf": Preset("ggml-vocab-falcon.gguf", "Falcon", "Falcon 7B / 40B (GGUF)", BYTE_BPE),
@@ -124,15 +125,16 @@ PRESETS = {
                             BYTE_BPE),
     "bge-gguf": Preset("ggml-vocab-bert-bge.gguf", "BERT", "BGE (GGUF, WordPiece)", "WordPiece"),
     "nomic-embed-gguf": Preset("ggml-vocab-nomic-bert-moe.gguf", "XLM-RoBERTa",
-                               "Nomic Embed v2 MoE (GGUF)", SPM_UNIGRAM),
+                               "Nomic Embed v2 MoE (GGUF)", SPM_UNIGRAM, prefix=False),
     # sentencepiece's own test models: the names say the algorithm, as the two botchan
-    # models are otherwise the same text (the page's pickers show the name alone)
+    # models are otherwise the same text; the pickers show the name alone (the family
+    # says where they come from, not what they are)
     "botchan-unigram": Preset("botchan_en_unigram_1000.model", "sentencepiece tests",
-                              "botchan Unigram", SPM_UNIGRAM),
+                              "botchan Unigram", SPM_UNIGRAM, prefix=False),
     "botchan-bpe": Preset("botchan_en_bpe_1000.model", "sentencepiece tests",
-                          "botchan BPE", SPM_BPE),
+                          "botchan BPE", SPM_BPE, prefix=False),
     "kyoto-unigram": Preset("kyoto_ja_unigram_8000.model", "sentencepiece tests",
-                            "Kyoto Unigram (Japanese)", SPM_UNIGRAM),
+                            "Kyoto Unigram (Japanese)", SPM_UNIGRAM, prefix=False),
 }
 
 # Files the table could ship but the library cannot read yet: left out, with the reason.
@@ -326,7 +328,7 @@ def entry(assets, preset_id: str, path: Path | None, missing: str | None,
     asset = assets.ASSETS[preset.asset]
     item = {
         "id": preset_id, "family": preset.family, "label": f"{preset.family} · {preset.label}"
-        if preset.family not in preset.label else preset.label,
+        if preset.prefix and preset.family not in preset.label else preset.label,
         "name": preset.label, "algorithm": preset.algorithm,
         "source": source_of(assets, preset.asset), "member": asset.member,
         "licence": asset.licence, "notice": None, "licence_files": [],

@@ -5,7 +5,7 @@ text and a large and a small tokenizer. On each, what a person checks by eye:
 - the page does not scroll sideways;
 - no two pieces of text (chips, labels, headings, cells) are drawn over each other;
 - no text is cut by its box (a box that clips, scrollWidth > clientWidth or scrollHeight >
-  clientHeight, and does not scroll), and no chosen entry of a list is cut short;
+  clientHeight, and does not scroll), and no entry of a list would be cut short once chosen;
 - nothing shows that belongs to another view;
 - no English word is left in a Vietnamese or Chinese page (english_check.py; the user's
   text, tokens and words are data, marked so by the views).
@@ -124,15 +124,18 @@ LOOK = r"""(view) => {
     if (clipsX && node.scrollWidth > node.clientWidth + 1) say('text cut (width)', node, `${node.scrollWidth} > ${node.clientWidth}`);
     else if (clipsY && node.scrollHeight > node.clientHeight + 1) say('text cut (height)', node, `${node.scrollHeight} > ${node.clientHeight}`);
   }
-  // a chosen entry longer than its closed list (a <select> cuts it silently)
+  // an entry that, once chosen, is longer than its closed list (a <select> cuts it
+  // silently): every entry, since a learner may choose any of them
   const canvas = document.createElement('canvas').getContext('2d');
   for (const select of document.body.querySelectorAll('select')) {
     if (!shown(select) || select.closest('[aria-hidden=true]')) continue;
     const s = getComputedStyle(select);
     canvas.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
-    const text = select.selectedOptions[0]?.textContent || '';
     const room = select.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20; // the arrow
-    if (canvas.measureText(text).width > room + 1) say('entry cut', select, `“${text.slice(0, 40)}”`);
+    for (const option of select.options) {
+      const text = option.textContent || '';
+      if (canvas.measureText(text).width > room + 1) say('entry cut', select, `“${text.slice(0, 40)}”`);
+    }
   }
 
   // 4. nothing of another view

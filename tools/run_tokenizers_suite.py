@@ -33,6 +33,7 @@ def run_suite(as_subword_lab: bool, verbose=False) -> dict:
     with tempfile.TemporaryDirectory(prefix="tokenizers-suite-") as tmp:
         workdir = Path(tmp) / "python"  # the suite insists on running from ".../python"
         shutil.copytree(source, workdir)
+        (workdir / "data").mkdir()  # made by the suite's Makefile, which some tests write into
         report = Path(tmp) / "report.json"
         env = dict(os.environ, TOKENIZERS_SUITE_REPORT=str(report), HF_HUB_OFFLINE="1",
                    SUBWORD_LAB_AS_TOKENIZERS="1" if as_subword_lab else "0",

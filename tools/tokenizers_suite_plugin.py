@@ -5,6 +5,8 @@ suite's conftest and test modules are imported. It
 - installs Subword Lab under the name `tokenizers` when SUBWORD_LAB_AS_TOKENIZERS=1;
 - serves the suite's hub downloads from our cached real files, and skips a test
   that needs a file we do not have (the runner counts it as excluded, with why);
+- gives the suite a stand-in `datasets` when it is not installed, whose
+  load_dataset skips the test that needs a hub data set;
 - deselects the few tests of Rust internals listed in RUST_INTERNALS;
 - writes each test's outcome to the JSON file named by TOKENIZERS_SUITE_REPORT.
 """
@@ -41,11 +43,28 @@ HUB_SUBSTITUTES = {
     "bert-base-uncased-vocab.txt": "bert-base-uncased.vocab.txt",
     "hf-internal-testing/gpt-oss-20b/tokenizer.json": "gpt-oss.tokenizer.json",
     "hf-internal-testing/Llama-3.1-8B-Instruct/tokenizer.json": "llama3_1.tokenizer.json",
+    "gpt2/tokenizer.json": "gpt2.tokenizer.json",
+    "big.txt": "big.txt",
 }
+# Hub files no package carries but that tokenizers' own Makefile made from one that
+# is: file name -> (asset, how many of its first lines). small.txt was `head -100
+# big.txt` there before it moved to the hub.
+HUB_HEADS = {"small.txt": ("big.txt", 100)}
+
+
+def _head_of(asset: str, lines: int) -> Path:
+    target = assets.cache_dir() / f"tokenizers-suite-{asset}-head{lines}"
+    if not target.exists():
+        source = assets.fetch([asset], quiet=True)[asset]
+        with open(source, "rb") as whole:
+            target.write_bytes(b"".join(line for _, line in zip(range(lines), whole)))
+    return target
 
 
 def _hub_download(repo_id=None, filename=None, *args, **kwargs):
     asset = HUB_SUBSTITUTES.get(f"{repo_id}/{filename}", HUB_SUBSTITUTES.get(filename))
+    if asset is None and filename in HUB_HEADS:
+        return str(_head_of(*HUB_HEADS[filename]))
     if asset is None:
         pytest.skip(f"needs {repo_id}/{filename} from the Hugging Face hub (offline)")
     return str(assets.fetch([asset], quiet=True)[asset])
@@ -59,6 +78,14 @@ def _install_hub_substitutes():
         huggingface_hub = types.ModuleType("huggingface_hub")
         sys.modules["huggingface_hub"] = huggingface_hub
     huggingface_hub.hf_hub_download = _hub_download
+    try:
+        import datasets  # noqa: F401
+    except ImportError:  # one module imports it for a hub data set alone; its other
+        import types     # tests run, and the one that loads the data set is skipped
+        stand_in = types.ModuleType("datasets")
+        stand_in.load_dataset = lambda name, *a, **k: pytest.skip(
+            f"needs the data set {name} from the Hugging Face hub (offline)")
+        sys.modules["datasets"] = stand_in
 
 
 _install_hub_substitutes()

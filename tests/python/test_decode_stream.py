@@ -2,7 +2,7 @@
 
 A stream returns the text its new ids add, or None while the text ends in an
 incomplete character. Byte tokens split characters: byte fallback (<0xE0>...
-in Llama 2) and byte-level BPE (DeepSeek V3) both do. Each text is encoded by
+in Llama 2) and byte-level BPE (DeepSeek V3, GPT-2) both do. Each text is encoded by
 tokenizers, then fed to both streams in the same random chunks, with and
 without ids given up front; every step must return what tokenizers returns.
 """
@@ -30,7 +30,8 @@ def _chunks(rng, ids):
     return out
 
 
-@pytest.mark.parametrize("name", ["llama2.tokenizer.json", "deepseek-v3.tokenizer.json"])
+@pytest.mark.parametrize("name", ["llama2.tokenizer.json", "deepseek-v3.tokenizer.json",
+                                  "gpt2.tokenizer.json"])
 def test_decode_stream_steps_match_tokenizers(name):
     path = assets.fetch([name], quiet=True)[name]
     ref = tokenizers.Tokenizer.from_file(str(path))
@@ -70,3 +71,29 @@ def test_byte_fallback_characters_as_tokenizers():
         ref_stream, our_stream = tokenizers.decoders.DecodeStream(), DecodeStream()
         assert our_stream.step(ours, ids[:cut]) == ref_stream.step(ref, ids[:cut])
         assert our_stream.step(ours, ids[cut:]) == ref_stream.step(ref, ids[cut:])
+
+
+def test_gpt2_thai_from_byte_tokens_every_split_as_tokenizers():
+    # tokenizers' test_decode_stream_fallback on gpt2's own file: "\u0e2d\u0e31" is
+    # four ids, two of them bytes that end inside a character. Every way of
+    # giving them (some up front, the rest in steps of any size) returns what
+    # tokenizers returns, step by step.
+    name = "gpt2.tokenizer.json"
+    path = assets.fetch([name], quiet=True)[name]
+    ref, ours = tokenizers.Tokenizer.from_file(str(path)), Tokenizer.from_file(str(path))
+    ids = ref.encode("\u0e2d\u0e31").ids
+    assert ids == ours.encode("\u0e2d\u0e31").ids and len(ids) == 4
+    whole = 0
+    for given in range(len(ids)):
+        for cuts in range(1 << (len(ids) - given - 1)):  # every split of the rest
+            chunks, start = [], given
+            for k in range(given + 1, len(ids) + 1):
+                if k == len(ids) or cuts >> (k - given - 1) & 1:
+                    chunks.append(ids[start:k])
+                    start = k
+            ref_stream = tokenizers.decoders.DecodeStream(ids[:given])
+            our_stream = DecodeStream(ids[:given])
+            steps = [(ref_stream.step(ref, c), our_stream.step(ours, c)) for c in chunks]
+            assert [b for _, b in steps] == [a for a, _ in steps], (given, chunks)
+            whole += steps[-1][0] == "\u0e2d\u0e31"
+    assert whole > 0  # some ways end in the whole text at once

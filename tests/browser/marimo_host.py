@@ -20,13 +20,15 @@ LISTENING = re.compile(r"URL: http://(?:localhost|127\.0\.0\.1):(\d+)")
 
 
 @contextlib.contextmanager
-def serve(base: Path, theme: str = "light"):
-    """`marimo edit` of the worked notebook in `base`/root, in marimo's own `theme` ("light"
-    or "dark", its display setting); yields the notebook's URL."""
+def serve(base: Path, theme: str = "light", source: str | None = None):
+    """`marimo edit` of the worked notebook (or of a notebook whose text is `source`) in
+    `base`/root, in marimo's own `theme` ("light" or "dark", its display setting); yields
+    the notebook's URL."""
     root = base / "root"
     for folder in (root, base / "config" / "marimo", base / "cache", base / "state"):
-        folder.mkdir(parents=True)
-    (root / NOTEBOOK).write_bytes((ROOT / "docs" / NOTEBOOK).read_bytes())
+        folder.mkdir(parents=True, exist_ok=True)
+    (root / NOTEBOOK).write_text((ROOT / "docs" / NOTEBOOK).read_text(encoding="utf-8") if source is None else source,
+                                 encoding="utf-8")
     (base / "config" / "marimo" / "marimo.toml").write_text(f'[display]\ntheme = "{theme}"\n')
     env = dict(os.environ, XDG_CONFIG_HOME=str(base / "config"), XDG_CACHE_HOME=str(base / "cache"),
                XDG_STATE_HOME=str(base / "state"),

@@ -9,10 +9,9 @@ import os
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
-import pytest
+from jupyter_host import listening
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "notebook_marimo.py"
@@ -37,18 +36,7 @@ def serve(base: Path, theme: str = "light", source: str | None = None):
         [sys.executable, "-m", "marimo", "edit", NOTEBOOK, "--headless", "--no-token", "--host", "127.0.0.1",
          "--skip-update-check", "--no-sandbox"],
         env=env, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    log = []
-    port = None
-    for line in server.stdout:  # until it says where it listens (or exits)
-        log.append(line)
-        found = LISTENING.search(line)
-        if found:
-            port = found.group(1)
-            break
-    threading.Thread(target=lambda: log.extend(server.stdout), daemon=True).start()
-    if port is None:
-        server.kill()
-        pytest.fail("marimo did not start:\n" + "".join(log))
+    port = listening(server, server.stdout, LISTENING, "marimo").group(1)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

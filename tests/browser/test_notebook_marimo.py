@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from jupyter_host import watched_page
+from jupyter_host import assert_run_plays, chip_ids, look, watched_page
 from marimo_host import serve
 from shots import shot_path
 
@@ -55,15 +55,12 @@ def run_all(page, url, name):
     return tokens, page.locator("[data-testid=notebook-training]")
 
 
-def chip_ids(widget, testid="token"):
-    return [int(i) for i in widget.locator(f"[data-testid={testid}]").evaluate_all(
-        "chips => chips.map((c) => c.dataset.tokenId)")]
-
-
-def look(page, widget, name):
-    """A screenshot of the notebook with `widget` at the top (marimo scrolls its own panel)."""
-    widget.evaluate("(node) => node.scrollIntoView({block: 'start'})")
-    page.screenshot(path=shot_path(name))
+def assert_tokens_widgets(tokens, runs, theme):
+    """Each tokens widget, in `theme`, shows the sample's chips with the library's ids."""
+    for widget, algo in zip(tokens.all(), ALGOS):
+        widget.locator("[data-testid=token]").first.wait_for()
+        assert chip_ids(widget) == runs[algo][0].encode(NOTEBOOK_SAMPLE).ids
+        expect(widget).to_have_attribute("data-theme", theme)
 
 
 @pytest.mark.parametrize("server", ["light"], indirect=True)
@@ -72,10 +69,7 @@ def test_notebook_widgets_in_marimo(browser, server):
     runs = notebook_runs()
     with watched_page(browser, url) as page:
         tokens, training = run_all(page, url, "light")
-        for widget, algo in zip(tokens.all(), ALGOS):
-            widget.locator("[data-testid=token]").first.wait_for()
-            assert chip_ids(widget) == runs[algo][0].encode(NOTEBOOK_SAMPLE).ids
-            expect(widget).to_have_attribute("data-theme", "light")
+        assert_tokens_widgets(tokens, runs, "light")
         rows = page.locator("[data-testid=notebook-compare] [data-testid=compare-row]")
         expect(rows).to_have_count(3)
         for row, algo in zip(rows.all(), ALGOS):
@@ -105,16 +99,7 @@ def test_notebook_widgets_in_marimo(browser, server):
 
         # each run ends on its last step; played, it starts again from the first and steps
         for widget, algo in zip(training.all(), ALGOS):
-            position = widget.locator("[data-testid=player-position]")
-            steps = int(position.text_content().split(" / ")[1])
-            if algo != "unigram":
-                assert steps == sum(e["type"] == "merge" for e in runs[algo][1])
-            expect(position).to_have_text(f"{steps} / {steps}")
-            widget.locator("[data-testid=player-play]").click()
-            expect(position).to_have_text(re.compile(rf"^[1-9]\d* / {steps}$"))
-            expect(position).not_to_have_text(f"{steps} / {steps}")
-            widget.locator("[data-testid=player-play]").click()  # pause
-            assert widget.locator("[data-testid=narration]").text_content().strip()
+            assert_run_plays(widget, algo, runs[algo][1])
             look(page, widget, f"marimo-training-{algo}.png")
 
         # the BPE steps widget, played to its end: the encode's own tokens
@@ -140,9 +125,7 @@ def test_notebook_widgets_in_marimo_dark(browser, server):
         expect(widgets).to_have_count(9)
         for widget in widgets.all():
             expect(widget).to_have_attribute("data-theme", "dark")
-        for widget, algo in zip(tokens.all(), ALGOS):
-            widget.locator("[data-testid=token]").first.wait_for()
-            assert chip_ids(widget) == runs[algo][0].encode(NOTEBOOK_SAMPLE).ids
+        assert_tokens_widgets(tokens, runs, "dark")
         look(page, tokens.first, "marimo-tokens-dark.png")
         look(page, training.first, "marimo-training-dark.png")
         look(page, page.locator("[data-testid=notebook-steps]").nth(1), "marimo-steps-unigram-dark.png")

@@ -1,8 +1,9 @@
-// notebook.tokens(tokenizer, text): the chips of one encoding, drawn as the page draws them
-// (lib/tokens.js: colour by id, the id under each chip, spaces and bytes made visible), with
-// the counts, the text (editable: the kernel encodes it again and the chips follow) over the
-// page's coloured layer (views/tokenize/text-layer.js), the special-tokens choice and the
-// legend. Text and tokens are linked by the page's own code (views/tokenize/linking.js):
+// notebook.tokens(tokenizer, text): the chips of one encoding, drawn by the tokenize view's
+// own list (views/tokenize/token-list.js: colour by id, the id under each chip, spaces and
+// bytes made visible; a virtual list, so only the rows of chips in view are in the DOM and a
+// book-length text stays responsive), with the counts, the text (editable: the kernel
+// encodes it again and the chips follow) over the page's coloured layer, the special-tokens
+// choice and the legend. Text and tokens are linked by the page's own code (views/tokenize/linking.js):
 // pointing at a chip highlights its characters and the reverse, and the line below says
 // what the token is. A click (or Enter) on a chip asks "why this token?": the kernel
 // answers in the trait `why` (pipeline/why.py, as for the page) and the steps are drawn
@@ -11,8 +12,8 @@
 // ids, tokens, offsets, special, add_special_tokens, info, why_index, why.
 import { t, register, formatNumber } from "./i18n/index.js";
 import { el, setText } from "./lib/dom.js";
-import { tokenChip, tokenOptions, pieces, marksIn, markText, byteJoins, visible } from "./lib/tokens.js";
-import { TextLayer } from "./views/tokenize/text-layer.js";
+import { tokenChip, tokenOptions, pieces, marksIn, byteJoins, visible } from "./lib/tokens.js";
+import { TokenList } from "./views/tokenize/token-list.js";
 import { TokenLinks } from "./views/tokenize/linking.js";
 import { editable } from "./notebook-editable.js";
 import { stepsPanel } from "./notebook-steps.js";
@@ -102,9 +103,9 @@ export function renderTokens(model, root) {
   box.append(backdrop, text);
   const typed = editable(model, "text", text);
   text.addEventListener("scroll", () => { backdrop.scrollTop = text.scrollTop; });
-  const list = el("div", "nb-tokens");
+  const list = el("div", "tokens nb-tokens");
   list.dataset.testid = "tokens";
-  list.setAttribute("role", "list");
+  list.setAttribute("role", "listbox");
   list.setAttribute("aria-label", t("nb.tokens"));
   const inspect = el("p", "nb-inspect", t("tok.inspector"));
   inspect.dataset.testid = "inspector";
@@ -118,18 +119,10 @@ export function renderTokens(model, root) {
   whyBox.append(whyTitle);
   root.append(bar, box, list, inspect, legend, whyBox);
 
-  // The page's linking code sees this widget as it sees the tokenize view.
-  const layer = new TextLayer(backdrop, text);
-  let chips = [];
-  const tokenList = {
-    focusIndex: 0, joins: new Map(), highlighted: -1,
-    tokenAt: (i) => chips[i] || null,
-    revealToken: (i) => chips[i] || null,
-    setHighlight(i) { this.highlighted = i; },
-    segmentOf: (i) => layer.segmentOf(i),
-    revealSegment: (i) => layer.reveal(i, tokenList.highlighted),
-  };
-  layer.highlighted = () => tokenList.highlighted;
+  // The page's list and linking code see this widget as they see the tokenize view.
+  const tokenList = new TokenList({ tokens: list, backdrop, text, legend });
+  let drawnInfo = null; // the info the chips were drawn with, and its key for the list
+  let infoKey = 0;
   const view = {
     el: { text, tokens: list, inspector: inspect }, list: tokenList, result: null, resultText: "",
     info: new Map(), current: "kernel",
@@ -147,20 +140,15 @@ export function renderTokens(model, root) {
     const offsets = utf16Offsets(source, model.get("offsets"));
     typed.show();
     special.checked = model.get("add_special_tokens");
-    const marks = drawChips(list, { ids, tokens, offsets, special: specials }, info);
-    chips = [...list.querySelectorAll("[data-testid=token]")];
-    chips.forEach((chip, i) => { chip.tabIndex = i === 0 ? 0 : -1; });
-    tokenList.focusIndex = 0;
-    tokenList.joins = new Map(chips.flatMap((chip, i) => (chip.dataset.joins ? [[i, { title: chip.title }]] : [])));
-    view.result = { ids, tokens, offsets, special: specials };
+    if (info !== drawnInfo) [drawnInfo, infoKey] = [info, infoKey + 1];
+    view.result = { ids, tokens, offsets, special: specials, encoded_chars: source.length };
     view.resultText = source;
     view.info.set("kernel", info);
     links.highlighted = -2; // the chips are new: no highlight, the inspector says so
     links.highlight(-1);
-    layer.draw(view.result, source, 0, source.length, -1);
+    tokenList.draw(view.result, source, infoKey, info);
     setText(count, formatNumber(ids.length));
     setText(chars, formatNumber(source.length));
-    legend.replaceChildren(...[...marks].map((mark) => el("li", "", markText(mark))));
   };
   const redraw = () => { frame ||= requestAnimationFrame(draw); };
 

@@ -1,6 +1,7 @@
 """A Jupyter server from PyPI (JupyterLab 4 or Notebook 7) on loopback, with no token, in a
 temporary root holding docs/notebook.ipynb, and a browser context that lets no request
-leave the machine and collects console errors. For the notebook widgets' browser tests."""
+leave the machine and collects console errors; what the notebook widgets' browser tests
+(JupyterLab, Notebook 7, marimo) share."""
 from __future__ import annotations
 
 import contextlib
@@ -14,6 +15,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNING = re.compile(r"(http://127\.0\.0\.1:\d+)/(?:lab|tree)")
@@ -43,24 +47,42 @@ def serve(base: Path, app: str):
          "--ServerApp.password=", "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0",
          f"--ServerApp.root_dir={root}", *QUIET[app]],
         env=env, cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    log = []
-    url = None
-    for line in server.stderr:  # until the server says where it listens (or exits)
-        log.append(line)
-        found = RUNNING.search(line)
-        if found:
-            url = found.group(1)
-            break
-    # keep reading its log, so a full pipe never blocks the server
-    threading.Thread(target=lambda: log.extend(server.stderr), daemon=True).start()
-    if url is None:
-        server.kill()
-        pytest.fail(f"{app} did not start:\n" + "".join(log))
+    url = listening(server, server.stderr, RUNNING, app).group(1)
     try:
         yield url
     finally:
         server.terminate()
         server.wait()
+
+
+def listening(server: subprocess.Popen, stream, pattern: re.Pattern, app: str) -> re.Match:
+    """The match of `pattern` in the line where the server says where it listens; the test
+    fails with its log if it exits first. Its log is read on after that, so that a full pipe
+    never blocks it."""
+    log = []
+    found = None
+    for line in stream:
+        log.append(line)
+        found = pattern.search(line)
+        if found:
+            break
+    threading.Thread(target=lambda: log.extend(stream), daemon=True).start()
+    if found is None:
+        server.kill()
+        pytest.fail(f"{app} did not start:\n" + "".join(log))
+    return found
+
+
+def chip_ids(widget, testid="token"):
+    """The ids of a widget's chips (`testid`: token, or the steps' result-token), in order."""
+    return [int(i) for i in widget.locator(f"[data-testid={testid}]").evaluate_all(
+        "chips => chips.map((c) => c.dataset.tokenId)")]
+
+
+def look(page, widget, name):
+    """A screenshot of the notebook with `widget` at the top (the host scrolls its own panel)."""
+    widget.evaluate("(node) => node.scrollIntoView({block: 'start'})")
+    page.screenshot(path=shot_path(name))
 
 
 @contextlib.contextmanager
@@ -85,3 +107,19 @@ def watched_page(browser, base_url: str, host_errors: tuple[str, ...] = ()):
     yield page
     context.close()
     assert seen["errors"] == [] and seen["foreign"] == [], seen
+
+
+def assert_run_plays(widget, algo, events) -> int:
+    """A training widget whose run (`events`) ended stands on its last step; played, it
+    starts again from the first and steps; paused, it narrates. Returns its step count."""
+    position = widget.locator("[data-testid=player-position]")
+    steps = int(position.text_content().split(" / ")[1])
+    if algo != "unigram":
+        assert steps == sum(e["type"] == "merge" for e in events)
+    expect(position).to_have_text(f"{steps} / {steps}")
+    widget.locator("[data-testid=player-play]").click()
+    expect(position).to_have_text(re.compile(rf"^[1-9]\d* / {steps}$"))
+    expect(position).not_to_have_text(f"{steps} / {steps}")
+    widget.locator("[data-testid=player-play]").click()  # pause
+    assert widget.locator("[data-testid=narration]").text_content().strip()
+    return steps

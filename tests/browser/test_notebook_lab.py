@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from jupyter_host import serve, watched_page
+from jupyter_host import assert_run_plays, chip_ids, look, serve, watched_page
 from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,17 +58,6 @@ def run_all(page, lab):
     return tokens, page.locator("[data-testid=notebook-training]")
 
 
-def chip_ids(widget, testid="token"):
-    return [int(i) for i in widget.locator(f"[data-testid={testid}]").evaluate_all(
-        "chips => chips.map((c) => c.dataset.tokenId)")]
-
-
-def look(page, widget, name):
-    """A screenshot of the notebook with `widget` at the top (Lab scrolls its own panel)."""
-    widget.evaluate("(node) => node.scrollIntoView({block: 'start'})")
-    page.screenshot(path=shot_path(name))
-
-
 def train_reference_steps(algo, events):
     """The training reference's step for each merge of a run, trained again here on the
     run's word counts with its options."""
@@ -109,15 +98,7 @@ def test_notebook_widgets_in_jupyterlab(lab_page, lab):
         _, events = runs[algo]
         position = widget.locator("[data-testid=player-position]")
         look(page, widget, f"notebook-training-{algo}.png")
-        steps = int(position.text_content().split(" / ")[1])
-        if algo != "unigram":
-            assert steps == sum(e["type"] == "merge" for e in events)
-        expect(position).to_have_text(f"{steps} / {steps}")
-        widget.locator("[data-testid=player-play]").click()
-        expect(position).to_have_text(re.compile(rf"^[1-9]\d* / {steps}$"))
-        expect(position).not_to_have_text(f"{steps} / {steps}")
-        widget.locator("[data-testid=player-play]").click()  # pause
-        assert widget.locator("[data-testid=narration]").text_content().strip()
+        steps = assert_run_plays(widget, algo, events)
         look(page, widget, f"notebook-training-{algo}-played.png")
         # the Code panel: BPE and WordPiece runs are small enough for the reference to
         # train again, and the first merges show its line and variables; a Unigram run

@@ -47,7 +47,8 @@ function tokenElement(result, i, info) {
 }
 
 export class TokenList {
-  // els: the view's elements (tokens, backdrop, text, more, hidden, legend).
+  // els: the view's elements (tokens, backdrop, text, more, hidden, legend; more and
+  // hidden may be left out: the notebook's tokens widget encodes all of its text).
   constructor(els) {
     this.el = els;
     this.result = null;
@@ -279,6 +280,7 @@ export class TokenList {
   }
 
   updateMore(result, text) {
+    if (!this.el.more) return; // the notebook's tokens widget has no "show more" line
     const hiddenChars = text.length - result.encoded_chars;
     this.el.more.hidden = hiddenChars <= 0;
     if (hiddenChars > 0) {

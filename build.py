@@ -26,6 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import tomllib
 import urllib.parse
 import zipfile
@@ -630,25 +631,47 @@ def test(extra: list[str]) -> int:
     log(f"Chromium: {chromium}")
     build()
     # tests/realfiles: today's models' tokenizer files against their own libraries. The
-    # layers without a browser are independent CPU-bound tests: one pytest worker per core
-    # (pytest-xdist). The browser layer runs alone after them, one page at a time, so its
-    # Chromium and Pyodide do not compete with those workers for the cores.
-    workers = str(max(1, min(os.cpu_count() or 1, 8)))
-    runs = [([p for p in ("tests/python", "tests/realfiles", "tests/compat", "tests/pyodide")
-              if (ROOT / p).exists()], ["-n", workers]),
-            ([p for p in ("tests/browser",) if (ROOT / p).exists()], [])]
-    codes = []
-    for layers, options in runs:
-        if not layers:
-            continue
-        cmd = [python, "-m", "pytest", *layers, "-q", *options, *extra]
-        log("$ " + " ".join(str(c) for c in cmd))
-        codes.append(subprocess.run([str(c) for c in cmd], cwd=ROOT,
-                                    env=test_env(chromium)).returncode)
+    # layers without a browser are independent CPU-bound tests, spread over pytest-xdist
+    # workers; the browser layer runs one page at a time and keeps about one core busy
+    # (Chromium, Pyodide, Playwright). The two runs go side by side, the browser layer
+    # with one core to itself and the other layers with a worker on each core left.
+    workers = str(max(1, min((os.cpu_count() or 1) - 1, 8)))
+    runs = [("library", [p for p in ("tests/python", "tests/realfiles", "tests/compat",
+                                      "tests/pyodide") if (ROOT / p).exists()], ["-n", workers]),
+            ("browser", [p for p in ("tests/browser",) if (ROOT / p).exists()], [])]
+    codes = run_side_by_side([(name, [python, "-m", "pytest", *layers, "-q", *options, *extra])
+                              for name, layers, options in runs if layers], test_env(chromium))
     if all(code == 5 for code in codes):
         log("pytest collected no tests: that is a failure here")
         return 1
     return 0 if all(code in (0, 5) for code in codes) else 1
+
+
+def run_side_by_side(runs: list[tuple[str, list]], env: dict) -> list[int]:
+    """Start every command at once; print each line of their output as it comes, behind
+    the name of its run; return their exit codes once all have ended."""
+    say = threading.Lock()
+
+    def relay(name, stream):
+        for line in stream:
+            with say:
+                print(f"[{name}] {line.rstrip(chr(10))}", flush=True)
+
+    started = []
+    for name, cmd in runs:
+        log(f"{name}: $ " + " ".join(str(c) for c in cmd))
+        process = subprocess.Popen([str(c) for c in cmd], cwd=ROOT, env=dict(env, PYTHONUNBUFFERED="1"),
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True, encoding="utf-8", errors="replace")
+        reader = threading.Thread(target=relay, args=(name, process.stdout), daemon=True)
+        reader.start()
+        started.append((name, process, reader))
+    codes = []
+    for name, process, reader in started:
+        codes.append(process.wait())
+        reader.join()
+        log(f"{name}: pytest ended with {codes[-1]}")
+    return codes
 
 
 def bench(extra: list[str]) -> int:

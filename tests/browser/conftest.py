@@ -159,14 +159,18 @@ def new_context(browser, site, **options):
     return context, watched
 
 
-class SharedContext:
-    """The session's context: a returning visitor's, holding the stored snapshot."""
+# A phone's context: a touch screen that lays the page out as a phone's browser does.
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-    def __init__(self, browser, site):
+
+class SharedContext:
+    """A context the session shares: a returning visitor's, holding the stored snapshot."""
+
+    def __init__(self, browser, site, **options):
         # Service workers are blocked here: a page a worker controls is served from its
         # cache, out of the watch's sight (test_offline.py checks the worker, in its own).
         self.site = site
-        self.context, self.watched = new_context(browser, site, service_workers="block")
+        self.context, self.watched = new_context(browser, site, service_workers="block", **options)
 
     def reset(self):
         """Empty every cache but the snapshot's; store the snapshot if it is not there."""
@@ -185,10 +189,50 @@ class SharedContext:
 
 
 @pytest.fixture(scope="session")
-def shared_context(browser, site):
-    shared = SharedContext(browser, site)
-    yield shared
-    shared.context.close()
+def shared_contexts(browser, site):
+    """`shared_contexts(phone)`: the session's desktop context, or its phone context (PHONE),
+    each made on first use and kept, snapshot and all, for every later test."""
+    made = {}
+
+    def get(phone: bool = False) -> SharedContext:
+        if phone not in made:
+            made[phone] = SharedContext(browser, site, **(PHONE if phone else {}))
+        return made[phone]
+    yield get
+    for shared in made.values():
+        shared.context.close()
+
+
+@pytest.fixture(scope="session")
+def shared_context(shared_contexts):
+    return shared_contexts(False)
+
+
+@pytest.fixture
+def sized_page(shared_contexts, site):
+    """`sized_page(width, height, phone=False)`: a new page of that size in a shared context
+    (the phone's one if `phone`: touch screen, a phone's layout), reset as `app`'s is, so
+    Python starts from the stored snapshot. A test that opens several sizes gets each in a
+    page of its own and should close the one before. Every request to another origin is
+    refused, and fails the test, as are errors the page throws."""
+    opened = []
+
+    def open_page(width: int, height: int, phone: bool = False):
+        shared = shared_contexts(phone)
+        shared.reset()
+        watch = shared.watched[0] = Watch(site)
+        page = shared.context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
+        page.on("pageerror", lambda error: watch.errors.append(str(error)))
+        opened.append((page, watch))
+        return page
+    yield open_page
+    for page, watch in opened:
+        if not page.is_closed():
+            page.close()
+    for page, watch in opened:
+        assert watch.errors == [], watch.errors
+        assert watch.foreign == [], watch.foreign
 
 
 @pytest.fixture

@@ -97,7 +97,8 @@ def test_edited_conversation_matches_cpython(app):
 def test_files_opened_together_give_their_template(app):
     """A tokenizer.json picked with its tokenizer_config.json: the config's template."""
     json_path, config = cached("chat-qwen3/tokenizer.json"), cached("chat-qwen3/tokenizer_config.json")
-    app.open("?nosw")  # no service worker filling its offline cache (it keeps every wheel)
+    app.open()  # no service worker filling its offline cache (it keeps every wheel): the
+    # shared context blocks them (conftest.py), so every wheel the page asks for is seen
     app.page.get_by_test_id("file-input").set_input_files([str(json_path), str(config)])
     app.page.wait_for_function("() => document.querySelector('[data-testid=tokenizer-select]').value.startsWith('file')")
     app.settled()

@@ -79,9 +79,8 @@ def test_code_panel_steps_with_the_reference(app, algo, text):
     ("train-unigram", "view=train&algo=unigram&corpus=course-toy&step=2", 0),
     ("train-unigram-vi", "view=train&algo=unigram&corpus=course-sentences&method=em&vocab_size=40"
                          "&lang=vi", 0)])
-def test_code_panel_on_a_phone(browser, site, name, query, clicks):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
+def test_code_panel_on_a_phone(sized_page, site, name, query, clicks):
+    page = sized_page(390, 844)
     page.goto(f"{site}/?{query}")
     page.wait_for_selector("[data-testid=code-panel][data-follows=reference]", timeout=120_000)
     for _ in range(clicks):
@@ -91,7 +90,6 @@ def test_code_panel_on_a_phone(browser, site, name, query, clicks):
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.locator("[data-testid=code-panel]").screenshot(path=f"{SHOTS}/{name}-panel-390.png")
     page.screenshot(path=f"{SHOTS}/{name}-390.png", full_page=True)
-    context.close()
 
 
 def reference_train_steps(algo):

@@ -56,11 +56,10 @@ def test_show_view_right_after_a_tab_click_gives_the_view(app):
     assert kinds == ["function"] * 3
 
 
-def test_pipeline_wraps_and_tokenizes_the_same_text_as_tokenize(browser, site):
+def test_pipeline_wraps_and_tokenizes_the_same_text_as_tokenize(sized_page, site):
     """Item 5: the normalized text wraps (no sideways page) and newlines reach Pipeline."""
     for width, height in [(1280, 900), (390, 844)]:
-        context = browser.new_context(viewport={"width": width, "height": height})
-        page = context.new_page()
+        page = sized_page(width, height)
         try:
             page.goto(f"{site}/?tokenizer=gpt2")
             page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
@@ -79,7 +78,7 @@ def test_pipeline_wraps_and_tokenizes_the_same_text_as_tokenize(browser, site):
             over = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert over <= 0, f"the page scrolls sideways by {over} px at {width}"
         finally:
-            context.close()
+            page.close()
 
 
 FIRST_SCREEN = """() => {
@@ -90,12 +89,10 @@ FIRST_SCREEN = """() => {
 
 
 @pytest.mark.parametrize("lang", ["en", "vi", "zh"])
-def test_first_screen_is_the_text_and_its_tokens(browser, site, lang):
+def test_first_screen_is_the_text_and_its_tokens(sized_page, site, lang):
     """Item 11: at 1280x900 and 390x844 the text box and its first tokens are above the fold."""
     for width, height in [(1280, 900), (390, 844)]:
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      has_touch=width < 600, is_mobile=width < 600)
-        page = context.new_page()
+        page = sized_page(width, height, phone=width < 600)
         try:
             page.goto(f"{site}/?lang={lang}")
             page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
@@ -104,7 +101,7 @@ def test_first_screen_is_the_text_and_its_tokens(browser, site, lang):
             assert seen["box"] < seen["fold"] / 2 and seen["chip"] < seen["fold"], (lang, width, seen)
             assert not page.get_by_test_id("preset-note").is_visible(), "a note about presets nobody asked for"
         finally:
-            context.close()
+            page.close()
 
 
 COURSE_WIDGETS = """() => {

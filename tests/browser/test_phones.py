@@ -27,10 +27,8 @@ def settle_view(app):
 
 
 @pytest.mark.parametrize("width,height", [(360, 740), (390, 844), (1280, 900)])
-def test_no_sideways_scroll(browser, site, width, height):
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  has_touch=width < 600, is_mobile=width < 600)
-    page = context.new_page()
+def test_no_sideways_scroll(sized_page, site, width, height):
+    page = sized_page(width, height, phone=width < 600)
     try:
         wide = {}
         for name, query in VIEWS.items():
@@ -52,7 +50,7 @@ def test_no_sideways_scroll(browser, site, width, height):
             hints = page.locator(".player-keys")
             assert all(not h.is_visible() for h in hints.all()), "keyboard hints on a touch screen"
     finally:
-        context.close()
+        page.close()
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1280, 900)])

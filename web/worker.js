@@ -18,6 +18,10 @@ import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, thi
 import { placeWheel } from "./lib/wheel.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
+// The start's steps, for bench/bench_page.py (it reads the worker's marks and resource
+// timings): "worker:<step>" on the worker's own timeline.
+const mark = (step) => performance.mark(`worker:${step}`);
+mark("script"); // Pyodide's script (pyodide.mjs) and ours are fetched and evaluated
 const status = (stage, detail) => postMessage({ type: "status", stage, detail });
 
 // ---- events from Python, sent in batches (every 16 ms or 500 events)
@@ -85,10 +89,12 @@ async function boot() {
   status("runtime");
   const entry = snapshotsOn ? findSnapshot().catch(() => null) : dropSnapshots().then(() => null, () => null);
   const build = await (await fetch(here("./build.json"))).json();
+  mark("build");
   buildInfo = build;
   snapshotKey = snapshotsOn ? build.snapshot_key ?? null : null;
   // Our wheel downloads while the runtime downloads and starts.
   const wheelBytes = fetchBytes(here(`./${build.wheel}`));
+  wheelBytes.then(() => mark("wheel"), () => {});
   wheelBytes.catch(() => {}); // awaited below; a failure is reported there
   const stored = await thisBuilds(await entry, import.meta.url, snapshotKey)
     .catch(() => dropSnapshots().then(() => null, () => null)); // unreadable: forget it
@@ -110,13 +116,18 @@ async function boot() {
 
 async function bootFresh(build, wheelBytes) {
   // _makeSnapshot only records how Python reaches JS globals, so the memory can be copied.
+  mark("loadPyodide");
   const pyodide = await startPyodide(snapshotKey ? { _makeSnapshot: true } : {});
+  mark("pyodide");
   status("install");
   placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);
+  mark("placed");
   const versions = { subword_lab: imported(pyodide, build) };
+  mark("imported");
   // The copy is taken now, before Python holds any JS function (the regex listener below
   // could not be written into a snapshot); it is stored once the page is idle.
   if (snapshotKey) pending = takeSnapshot(pyodide);
+  mark("snapshot");
   return { ...connect(pyodide), versions: { ...versions, start: "fresh" } };
 }
 
@@ -195,7 +206,7 @@ function regexStep(phase, pattern, field, path, size, digest) {
 
 const engine = boot();
 engine.then(
-  ({ versions }) => { status("ready", versions); storeWhenIdle(); },
+  ({ versions }) => { mark("ready"); status("ready", versions); storeWhenIdle(); },
   (error) => status("error", { message: messageOf(error) }),
 );
 

@@ -45,6 +45,17 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+// The page's wheel comes gzipped whole (build.json's wheel_packed, build.py's pack_wheel):
+// unpacked here, on any host. A server that sends the .gz with Content-Encoding: gzip has
+// the browser unpack it already; the bytes then start as a zip does, and are used as
+// they are.
+async function fetchWheel(build) {
+  const bytes = await fetchBytes(here(`./${build.wheel_packed}`));
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const unpacked = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(unpacked).arrayBuffer());
+}
+
 // Pyodide (314) reports a WebAssembly module that fails to start (missing, served with
 // the wrong type, damaged) with two console.warn calls and then waits forever. Turn that
 // report into a failed start, so the page and widgets can say so (docs/hosting.md).
@@ -62,11 +73,17 @@ function wasmFailure() {
   return { failed, restore: () => { console.warn = warn; } };
 }
 
-async function startPyodide(options = {}) {
+// Pyodide's package list (pyodide-lock.json, 119 KB) serves loadPackage, which the worker
+// never calls (lib/wheel.js): loadPyodide gets an empty list with the runtime's own
+// description from build.json (build.py), and the file is not downloaded.
+const noPackages = (build) => ({ info: build.pyodide_lock_info, packages: {} });
+
+async function startPyodide(build, options = {}) {
   const watch = wasmFailure();
   try {
     return await Promise.race([watch.failed, loadPyodide({
       indexURL: here("./pyodide/"),
+      lockFileContents: noPackages(build),
       fsInit: () => status("python"),
       stdout: () => {},
       stderr: () => {},
@@ -93,7 +110,7 @@ async function boot() {
   buildInfo = build;
   snapshotKey = snapshotsOn ? build.snapshot_key ?? null : null;
   // Our wheel downloads while the runtime downloads and starts.
-  const wheelBytes = fetchBytes(here(`./${build.wheel}`));
+  const wheelBytes = fetchWheel(build);
   wheelBytes.then(() => mark("wheel"), () => {});
   wheelBytes.catch(() => {}); // awaited below; a failure is reported there
   const stored = await thisBuilds(await entry, import.meta.url, snapshotKey)
@@ -117,7 +134,7 @@ async function boot() {
 async function bootFresh(build, wheelBytes) {
   // _makeSnapshot only records how Python reaches JS globals, so the memory can be copied.
   mark("loadPyodide");
-  const pyodide = await startPyodide(snapshotKey ? { _makeSnapshot: true } : {});
+  const pyodide = await startPyodide(build, snapshotKey ? { _makeSnapshot: true } : {});
   mark("pyodide");
   status("install");
   placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);
@@ -136,7 +153,7 @@ async function bootFresh(build, wheelBytes) {
 // (web/lib/wheel.js), for the modules imported later.
 async function bootFromSnapshot(bytes, build, wheelBytes) {
   const restore = restoring(bytes);
-  const pyodide = await startPyodide(restore.options);
+  const pyodide = await startPyodide(build, restore.options);
   restore.connect(pyodide);
   status("install");
   placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);

@@ -236,7 +236,8 @@ def build_wheel(out_dir: Path, *, notebook: bool = False, bytecode: dict | None 
     (notebook=False) leaves out the notebook widgets' front end; `build.py wheel`
     (notebook=True) writes the wheel to pip install, with it and the extras.
     `bytecode` ({path of a .py: its .pyc}, from first_view_bytecode) puts each of those
-    modules in the wheel as its .pyc instead of its source, and stores every file
+    modules in the wheel as its .pyc instead of its source (and adds those without one),
+    and stores every file
     uncompressed: the page fetches that wheel gzipped whole (pack_wheel).
     """
     version = project_version()
@@ -249,7 +250,9 @@ def build_wheel(out_dir: Path, *, notebook: bool = False, bytecode: dict | None 
     if notebook:
         files = sorted(files + notebook_front_files())
     if bytecode:
-        files = [(path + "c", bytecode[path]) if path in bytecode else (path, data) for path, data in files]
+        sources = {path for path, _ in files}
+        files = ([(path + "c", bytecode[path]) if path in bytecode else (path, data) for path, data in files]
+                 + sorted((path + "c", pyc) for path, pyc in bytecode.items() if path not in sources))
     return write_wheel(out_dir / wheel_name(version), "subword-lab", version, files,
                        "BPE, WordPiece and Unigram tokenizers in pure Python", "Apache-2.0",
                        extras_metadata() if notebook else "",

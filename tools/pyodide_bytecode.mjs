@@ -7,6 +7,10 @@
 // doing it, not listed by hand. Other modules stay source (fewer bytes to download), and
 // so do those whose source is read while they run (reference/: the Code panel).
 //
+// It also writes core/regex/_category_runs (the general categories of the code points
+// as Pyodide's Python has them), which no source file holds: the first regex with
+// \p{...} then reads the runs instead of scanning 300,000 code points.
+//
 // Usage: node tools/pyodide_bytecode.mjs PYODIDE_DIR WHEEL PRESET_FILE TEXT OUT_JSON WHEEL_PATH
 //   WHEEL       the source wheel (build.py's build_wheel)
 //   PRESET_FILE the default preset's file ("-" when the build has none), TEXT the view's text
@@ -59,6 +63,22 @@ with zipfile.ZipFile("/build/source.whl") as wheel:
             code = compile(source, f"{wheel_path}/{name}", "exec", dont_inherit=True, optimize=2)
             pyc = _code_to_hash_pyc(code, importlib.util.source_hash(source), False)
             found[name] = base64.b64encode(bytes(pyc)).decode()
+
+# The general categories' runs, as core/regex/translate.py would scan them under Pyodide:
+# a module of the page's wheel only, read when its Unicode version is the running one's.
+import unicodedata
+from subword_lab.core.regex import translate
+runs = translate.scan_category_runs()
+names = sorted({cat for cat, _ in runs})
+table = (f"# Made by build.py (tools/pyodide_bytecode.mjs) with Pyodide's Python: see\\n"
+         f"# core/regex/translate.py's _category_runs. Not in the source tree.\\n"
+         f"UNIDATA_VERSION = {unicodedata.unidata_version!r}\\n"
+         f"CATEGORIES = {' '.join(names)!r}\\n"
+         f"KINDS = {''.join(chr(names.index(cat)) for cat, _ in runs)!r}\\n"
+         f"LENGTHS = {''.join(chr(n) for _, n in runs)!r}\\n").encode()
+name = "subword_lab/core/regex/_category_runs.py"
+code = compile(table, f"{wheel_path}/{name}", "exec", dont_inherit=True, optimize=2)
+found[name] = base64.b64encode(bytes(_code_to_hash_pyc(code, importlib.util.source_hash(table), False))).decode()
 json.dumps(found)
 `);
 writeFileSync(out, compiled);

@@ -131,3 +131,21 @@ def test_page_fetches_the_wheel_gzipped_whole(dist):
     packed = (dist / build_info["wheel_packed"]).read_bytes()
     assert gzip.decompress(packed) == (dist / build_info["wheel"]).read_bytes()
     assert build.sha256(gzip.decompress(packed)) == build_info["wheel_sha256"]
+
+
+def test_stored_category_runs_are_pyodides_own(dist, tmp_path):
+    """The general categories the page's wheel carries (core/regex/_category_runs, made at
+    build time) are those Pyodide's unicodedata gives, run for run, and are what the
+    regex translation reads there."""
+    code = tmp_path / "runs.py"
+    code.write_text("import json, unicodedata\n"
+                    "from subword_lab.core.regex import _category_runs as stored, translate\n"
+                    "print(json.dumps([stored.UNIDATA_VERSION == unicodedata.unidata_version,\n"
+                    "                  translate._category_runs() == translate.scan_category_runs(),\n"
+                    "                  len(stored.KINDS)]))\n")
+    ran = subprocess.run([shutil.which("node"), str(SCRIPT.with_name("run_in_pyodide.mjs")), str(dist), str(code)],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    same_version, same_runs, count = json.loads(ran.stdout.splitlines()[-1])
+    assert same_version and count > 1000
+    assert same_runs, "the stored category runs differ from Pyodide's unicodedata"

@@ -380,11 +380,11 @@ def main() -> int:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=ARGS)
         ours, bare, base = [], [], []
-        for _ in range(ROUNDS if "load" in PARTS else 0):  # interleaved, so drift hits all alike
+        for round_ in range(ROUNDS if "load" in PARTS else 0):  # interleaved, so drift hits all alike
             bare.append(load_once(browser, f"{url}/bench/bare.html", "bare:ready", visits=2))
-            if base_url:
-                base.append(load_once(browser, f"{base_url}/", "subwordlab:ready", visits=2))
-            ours.append(load_once(browser, f"{url}/", "subwordlab:ready", visits=2))
+            builds = [(ours, url)] + ([(base, base_url)] if base_url else [])
+            for runs, at in builds[::-1] if round_ % 2 else builds:  # each goes first in turn
+                runs.append(load_once(browser, f"{at}/", "subwordlab:ready", visits=2))
         keys, base_keys = {}, {}
         for preset in (KEY_PRESETS if "keys" in PARTS else ()):
             if base_url:

@@ -15,11 +15,10 @@
 // @ts-ignore: build.py copies Pyodide into dist/pyodide/; web/ has no copy to check against
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, thisBuilds, writeSnapshot } from "./lib/snapshot.js";
-import { placeWheel } from "./lib/wheel.js";
+import { placeWheel, unpackWheel } from "./lib/wheel.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
-// The start's steps, for bench/bench_page.py (it reads the worker's marks and resource
-// timings): "worker:<step>" on the worker's own timeline.
+// The start's steps on the worker's timeline, "worker:<step>" (bench/bench_page.py reads them).
 const mark = (step) => performance.mark(`worker:${step}`);
 mark("script"); // Pyodide's script (pyodide.mjs) and ours are fetched and evaluated
 const status = (stage, detail) => postMessage({ type: "status", stage, detail });
@@ -45,17 +44,6 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-// The page's wheel comes gzipped whole (build.json's wheel_packed, build.py's pack_wheel):
-// unpacked here, on any host. A server that sends the .gz with Content-Encoding: gzip has
-// the browser unpack it already; the bytes then start as a zip does, and are used as
-// they are.
-async function fetchWheel(build) {
-  const bytes = await fetchBytes(here(`./${build.wheel_packed}`));
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
-  const unpacked = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(unpacked).arrayBuffer());
-}
-
 // Pyodide (314) reports a WebAssembly module that fails to start (missing, served with
 // the wrong type, damaged) with two console.warn calls and then waits forever. Turn that
 // report into a failed start, so the page and widgets can say so (docs/hosting.md).
@@ -73,9 +61,8 @@ function wasmFailure() {
   return { failed, restore: () => { console.warn = warn; } };
 }
 
-// Pyodide's package list (pyodide-lock.json, 119 KB) serves loadPackage, which the worker
-// never calls (lib/wheel.js): loadPyodide gets an empty list with the runtime's own
-// description from build.json (build.py), and the file is not downloaded.
+// Pyodide's package list (pyodide-lock.json) serves loadPackage, which the worker never
+// calls: an empty one with the runtime's description (build.json) spares its download.
 const noPackages = (build) => ({ info: build.pyodide_lock_info, packages: {} });
 
 async function startPyodide(build, options = {}) {
@@ -110,9 +97,8 @@ async function boot() {
   buildInfo = build;
   snapshotKey = snapshotsOn ? build.snapshot_key ?? null : null;
   // Our wheel downloads while the runtime downloads and starts.
-  const wheelBytes = fetchWheel(build);
-  wheelBytes.then(() => mark("wheel"), () => {});
-  wheelBytes.catch(() => {}); // awaited below; a failure is reported there
+  const wheelBytes = fetchBytes(here(`./${build.wheel_packed}`)).then(unpackWheel); // gzipped whole
+  wheelBytes.then(() => mark("wheel"), () => {}); // awaited below; a failure is reported there
   const stored = await thisBuilds(await entry, import.meta.url, snapshotKey)
     .catch(() => dropSnapshots().then(() => null, () => null)); // unreadable: forget it
   if (stored) {
@@ -138,7 +124,6 @@ async function bootFresh(build, wheelBytes) {
   mark("pyodide");
   status("install");
   placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);
-  mark("placed");
   const versions = { subword_lab: imported(pyodide, build) };
   mark("imported");
   // The copy is taken now, before Python holds any JS function (the regex listener below

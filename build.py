@@ -23,6 +23,7 @@ import http.server
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -228,13 +229,17 @@ def extras_metadata() -> str:
     return "".join(lines)
 
 
-def build_wheel(out_dir: Path, *, notebook: bool = False) -> Path:
+def build_wheel(out_dir: Path, *, notebook: bool = False, bytecode: dict | None = None) -> Path:
     """Write our pure-Python wheel with zipfile: a wheel is a zip plus .dist-info.
 
     No setuptools and no network needed; the same input gives the same bytes
     (fixed timestamps, sorted names), so the file's hash is stable. The page's wheel
     (notebook=False) leaves out the notebook widgets' front end; `build.py wheel`
     (notebook=True) writes the wheel to pip install, with it and the extras.
+    `bytecode` ({path of a .py: its .pyc}, from first_view_bytecode) puts each of those
+    modules in the wheel as its .pyc instead of its source (and adds those without one),
+    and stores every file
+    uncompressed: the page fetches that wheel gzipped whole (pack_wheel).
     """
     version = project_version()
     files: list[tuple[str, bytes]] = []
@@ -245,13 +250,50 @@ def build_wheel(out_dir: Path, *, notebook: bool = False) -> Path:
             files.append((path.relative_to(ROOT / "py").as_posix(), path.read_bytes()))
     if notebook:
         files = sorted(files + notebook_front_files())
+    if bytecode:
+        sources = {path for path, _ in files}
+        files = ([(path + "c", bytecode[path]) if path in bytecode else (path, data) for path, data in files]
+                 + sorted((path + "c", pyc) for path, pyc in bytecode.items() if path not in sources))
     return write_wheel(out_dir / wheel_name(version), "subword-lab", version, files,
                        "BPE, WordPiece and Unigram tokenizers in pure Python", "Apache-2.0",
-                       extras_metadata() if notebook else "")
+                       extras_metadata() if notebook else "",
+                       zipfile.ZIP_STORED if bytecode else zipfile.ZIP_DEFLATED)
+
+
+def pack_wheel(wheel: Path) -> Path:
+    """The page's wheel gzipped whole, as NAME.whl.gz: what the worker downloads and
+    unpacks (web/worker.js), on any host, served as it is. Gzip over the whole archive
+    finds what its modules share, which a zip's file-by-file compression cannot, and the
+    stored zip inside is read by Python without inflating anything: 413 KB for the
+    wheel with its first view's .pyc files, where file-by-file it was 487 KB (and 401 KB
+    all source). Same input, same bytes (no time stamp in the header)."""
+    packed = wheel.with_name(wheel.name + ".gz")
+    packed.write_bytes(gzip.compress(wheel.read_bytes(), compresslevel=9, mtime=0))
+    return packed
+
+
+def first_view_bytecode(wheel: Path, pyodide: Path, presets: Path) -> dict:
+    """{path in the wheel of a .py: its .pyc} for the modules the page's first view runs
+    (importing the worker's facade, opening the default preset, encoding its text),
+    compiled by Pyodide's own Python (tools/pyodide_bytecode.mjs says how and why). Under
+    Pyodide, compiling them at import time took most of "Python up" to "ready"."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import precompute  # tools/precompute.py: the page's default preset and text
+    key, text = precompute.page_defaults()[0]
+    manifest = json.loads((presets / "presets.json").read_text(encoding="utf-8"))
+    files = [p["file"] for p in manifest["presets"] if p["id"] == key and p.get("file")]
+    preset = presets.parent / files[0] if files else "-"
+    place = re.search(r'WHEEL_DIR = "([^"]+)"', (ROOT / "web" / "lib" / "wheel.js").read_text()).group(1)
+    out = wheel.with_name("bytecode.json")
+    run(["node", ROOT / "tools" / "pyodide_bytecode.mjs", pyodide, wheel, preset, text, out,
+         f"{place}/{wheel.name}"])
+    found = {path: base64.b64decode(pyc) for path, pyc in json.loads(out.read_text()).items()}
+    out.unlink()
+    return found
 
 
 def write_wheel(target: Path, name: str, version: str, files: list, summary: str,
-                licence: str, extra_metadata: str = "") -> Path:
+                licence: str, extra_metadata: str = "", compression: int = zipfile.ZIP_DEFLATED) -> Path:
     """A pure-Python wheel of `files` ([(path in the wheel, bytes)]), byte for byte the
     same for the same input; `extra_metadata`: more METADATA lines (extras)."""
     dist_info = f"{name.replace('-', '_')}-{version}.dist-info"
@@ -271,11 +313,11 @@ def write_wheel(target: Path, name: str, version: str, files: list, summary: str
     record.write(f"{dist_info}/RECORD,,\n")
     files.append((f"{dist_info}/RECORD", record.getvalue().encode()))
     target.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+    with zipfile.ZipFile(target, "w", compression) as zf:
         for path, data in files:
             info = zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = compression
             zf.writestr(info, data)
     return target
 
@@ -397,14 +439,17 @@ def preload_modules(out: Path) -> None:
 
 def service_worker_files(out: Path) -> list[str]:
     """What web/sw.js keeps for a second visit and offline use: the page and its modules,
-    the Pyodide runtime and our wheel, the precomputed answers, presets.json.
-    Not the preset files (web/lib/presets.js caches each one once it is picked), nor the
-    sample course page and the benchmark pages."""
-    files = []
+    the Pyodide runtime and our wheel (as the worker fetches it: packed), the precomputed
+    answers, presets.json. Not the preset files (web/lib/presets.js caches each one once
+    it is picked), nor the sample course page and the benchmark pages."""
+    build_info = json.loads((out / "build.json").read_text())
+    files = [build_info["wheel_packed"]]
+    # The worker downloads neither the unpacked wheel nor Pyodide's package list.
+    skipped = {"sw.js", build_info["wheel"], build_info["wheel_packed"], "pyodide/pyodide-lock.json"}
     for path in sorted(out.rglob("*")):
         rel = path.relative_to(out).as_posix()
         top = rel.split("/", 1)[0]
-        if (not path.is_file() or rel == "sw.js" or path.suffix in {".gz", ".map"}
+        if (not path.is_file() or rel in skipped or path.suffix in {".gz", ".map"}
                 or top in {"bench", "examples"} or (top == "presets" and rel != "presets/presets.json")):
             continue
         files.append(rel)
@@ -468,6 +513,8 @@ def build() -> Path:
     presets = copy_presets(tmp / "presets", assets)
     copy_pyodide(tmp / "pyodide")
     wheel = build_wheel(tmp / "wheels")
+    wheel = build_wheel(tmp / "wheels", bytecode=first_view_bytecode(wheel, tmp / "pyodide", tmp / "presets"))
+    packed = pack_wheel(wheel)
     chat_wheels = ship_chat_wheels(tmp / "wheels", presets["paths"])
     copy_web(tmp)
     preload_modules(tmp)
@@ -475,9 +522,12 @@ def build() -> Path:
     run([sys.executable, ROOT / "tools" / "precompute.py", tmp / "precomputed", tmp / "presets"])
     build_info = {
         "wheel": f"wheels/{wheel.name}",
+        "wheel_packed": f"wheels/{packed.name}",
         "wheel_sha256": sha256(wheel.read_bytes()),
         "chat_wheels": chat_wheels,
         "pyodide": json.loads((PYODIDE_PKG / "package.json").read_text())["version"],
+        # What the worker gives loadPyodide instead of the package list (web/worker.js).
+        "pyodide_lock_info": json.loads((tmp / "pyodide" / "pyodide-lock.json").read_text())["info"],
         "snapshot_key": snapshot_key(tmp),
     }
     (tmp / "build.json").write_text(json.dumps(build_info, indent=1))

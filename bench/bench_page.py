@@ -26,9 +26,13 @@ BENCH_START_ONLY=1 measures only the start (no keypresses, no whole-book count).
     python3 build.py bench            (or: .venv/bin/python bench/bench_page.py)
     BENCH_PARTS=keys .venv/bin/python bench/bench_page.py    (only the keypress part;
                                       parts: load, keys, count; all by default)
-    BENCH_BASE=/other/dist ...        (the keypress part also on another build, say main's,
-                                      preset by preset in turn with this one: before/after
-                                      figures from one run)
+    BENCH_BASE=/other/dist ...        (another build, say main's, measured in the same run:
+                                      its starts interleaved with this one's and the bare
+                                      page's, its keypresses preset by preset in turn with
+                                      this one's: before/after figures from one run)
+A first visit's steps (web/worker.js's "worker:*" marks, the ends of the worker's
+downloads, the preset file on the page, the first tokens Python drew) are printed as
+medians on the page's timeline.
 """
 from __future__ import annotations
 
@@ -111,8 +115,8 @@ class CountingHandler(build.Handler):
         self.wfile = Writer()
 
 
-def counting_server():
-    handler = functools.partial(CountingHandler, directory=str(build.DIST))
+def counting_server(directory=build.DIST):
+    handler = functools.partial(CountingHandler, directory=str(directory))
     return build.Server(("127.0.0.1", 0), handler)
 
 
@@ -150,7 +154,44 @@ def visit(page, url, mark):
     timings["bytes"] = sent_since(before)
     if mark == "subwordlab:ready":
         timings["started"] = page.evaluate("window.subwordLab.started()")
+        timings["steps"] = start_steps(page)
     return timings
+
+
+# The worker's marks (web/worker.js: "worker:<step>") and the ends of its downloads, moved
+# onto the page's timeline (ms since navigation), with the page's own steps.
+WORKER_STEPS = """() => ({ origin: performance.timeOrigin,
+    marks: performance.getEntriesByType('mark').map((e) => [e.name, e.startTime]),
+    fetched: performance.getEntriesByType('resource').map((e) => [e.name, e.startTime, e.responseEnd]) })"""
+PAGE_STEPS = """() => ({ origin: performance.timeOrigin,
+    painted: window.subwordLab.state().paintedAt,
+    fetched: performance.getEntriesByType('resource').map((e) => [e.name, e.startTime, e.responseEnd]) })"""
+
+
+def start_steps(page):
+    """{step: ms since navigation} for one start, or {} where the worker is gone."""
+    here = page.evaluate(PAGE_STEPS)
+    steps = {"python tokens painted": here["painted"]}
+    for name, _, end in here["fetched"]:
+        if "/presets/" in name and not name.endswith(".json"):
+            steps["page: preset file fetched"] = end
+        if name.endswith("/worker.js"):
+            steps["page: worker.js fetched"] = end
+    for worker in page.workers:
+        try:
+            there = worker.evaluate(WORKER_STEPS)
+        except Exception:  # a service worker, or a worker that ended
+            continue
+        if not any(name.startswith("worker:") for name, _ in there["marks"]):
+            continue
+        shift = there["origin"] - here["origin"]
+        for name, at in there["marks"]:
+            steps[name] = at + shift
+        for name, start, end in there["fetched"]:
+            file = name.rsplit("/", 1)[-1]
+            if file.endswith((".wasm", ".zip", ".whl", "pyodide.asm.mjs", "pyodide-lock.json")):
+                steps[f"fetched {file}"] = end + shift
+    return steps
 
 
 def load_once(browser, url, mark, visits=1):
@@ -267,6 +308,10 @@ def start_report(ours, bare):
         "first_paint_ms": med(t["fcp"] for t in first),
         "interface_ms": med(t["interface"] for t in first),
     }
+    steps = [t.get("steps") or {} for t in first]
+    names = sorted({n for s in steps for n in s if s[n] is not None},
+                   key=lambda n: med(s[n] for s in steps if s.get(n) is not None))
+    row["steps_ms"] = {n: med(s[n] for s in steps if s.get(n) is not None) for n in names}
     row["ratio"] = row["ours_ready_ms"] / bare_ready
     row["bytes_ratio"] = row["ours_bytes"] / bare_bytes
     if second:
@@ -311,6 +356,9 @@ def start_report(ours, bare):
     print(f"{'Subword Lab: layout shift (CLS, worst load)':<50}{row['cls']:>12.3f}")
     print(f"{'Subword Lab: first contentful paint (ms)':<50}{row['first_paint_ms']:>12.0f}")
     print(f"{'Subword Lab: interface drawn and wired (ms)':<50}{row['interface_ms']:>12.0f}")
+    print("first visit, step by step (median ms since navigation; worker:* are web/worker.js's marks)")
+    for name, at in row["steps_ms"].items():
+        print(f"  {name:<48}{at:>12.0f}")
     return row
 
 
@@ -322,7 +370,7 @@ def main() -> int:
     url = f"http://127.0.0.1:{server.server_address[1]}"
     base_url = None
     if BASE:
-        base_server = build.make_server(Path(BASE), 0)
+        base_server = counting_server(Path(BASE))
         threading.Thread(target=base_server.serve_forever, daemon=True).start()
         base_url = f"http://127.0.0.1:{base_server.server_address[1]}"
     text = assets.fetch(["botchan.txt"], quiet=True)["botchan.txt"].read_text(encoding="utf-8")
@@ -331,10 +379,12 @@ def main() -> int:
     results = {"rounds": ROUNDS, "keys": KEYS}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=ARGS)
-        ours, bare = [], []
-        for _ in range(ROUNDS if "load" in PARTS else 0):  # interleaved, so drift hits both alike
+        ours, bare, base = [], [], []
+        for round_ in range(ROUNDS if "load" in PARTS else 0):  # interleaved, so drift hits all alike
             bare.append(load_once(browser, f"{url}/bench/bare.html", "bare:ready", visits=2))
-            ours.append(load_once(browser, f"{url}/", "subwordlab:ready", visits=2))
+            builds = [(ours, url)] + ([(base, base_url)] if base_url else [])
+            for runs, at in builds[::-1] if round_ % 2 else builds:  # each goes first in turn
+                runs.append(load_once(browser, f"{at}/", "subwordlab:ready", visits=2))
         keys, base_keys = {}, {}
         for preset in (KEY_PRESETS if "keys" in PARTS else ()):
             if base_url:
@@ -344,6 +394,11 @@ def main() -> int:
                   for preset in (BOOK_FILES if "count" in PARTS else ())}
         browser.close()
     server.shutdown()
+    if base:
+        print(f"\nbase: {BASE}")
+        results["base"] = BASE
+        results["base_start"] = start_report(base, bare)
+        print("\nthis build:")
     if ours:
         results["start"] = start_report(ours, bare)
     out = ROOT / "bench" / "results"

@@ -15,9 +15,12 @@
 // @ts-ignore: build.py copies Pyodide into dist/pyodide/; web/ has no copy to check against
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { dropSnapshots, findSnapshot, readSnapshot, restoring, takeSnapshot, thisBuilds, writeSnapshot } from "./lib/snapshot.js";
-import { placeWheel } from "./lib/wheel.js";
+import { placeWheel, unpackWheel } from "./lib/wheel.js";
 
 const here = (path) => new URL(path, import.meta.url).href;
+// The start's steps on the worker's timeline, "worker:<step>" (bench/bench_page.py reads them).
+const mark = (step) => performance.mark(`worker:${step}`);
+mark("script"); // Pyodide's script (pyodide.mjs) and ours are fetched and evaluated
 const status = (stage, detail) => postMessage({ type: "status", stage, detail });
 
 // ---- events from Python, sent in batches (every 16 ms or 500 events)
@@ -58,11 +61,16 @@ function wasmFailure() {
   return { failed, restore: () => { console.warn = warn; } };
 }
 
-async function startPyodide(options = {}) {
+// Pyodide's package list (pyodide-lock.json) serves loadPackage, which the worker never
+// calls: an empty one with the runtime's description (build.json) spares its download.
+const noPackages = (build) => ({ info: build.pyodide_lock_info, packages: {} });
+
+async function startPyodide(build, options = {}) {
   const watch = wasmFailure();
   try {
     return await Promise.race([watch.failed, loadPyodide({
       indexURL: here("./pyodide/"),
+      lockFileContents: noPackages(build),
       fsInit: () => status("python"),
       stdout: () => {},
       stderr: () => {},
@@ -85,11 +93,12 @@ async function boot() {
   status("runtime");
   const entry = snapshotsOn ? findSnapshot().catch(() => null) : dropSnapshots().then(() => null, () => null);
   const build = await (await fetch(here("./build.json"))).json();
+  mark("build");
   buildInfo = build;
   snapshotKey = snapshotsOn ? build.snapshot_key ?? null : null;
   // Our wheel downloads while the runtime downloads and starts.
-  const wheelBytes = fetchBytes(here(`./${build.wheel}`));
-  wheelBytes.catch(() => {}); // awaited below; a failure is reported there
+  const wheelBytes = fetchBytes(here(`./${build.wheel_packed}`)).then(unpackWheel); // gzipped whole
+  wheelBytes.then(() => mark("wheel"), () => {}); // awaited below; a failure is reported there
   const stored = await thisBuilds(await entry, import.meta.url, snapshotKey)
     .catch(() => dropSnapshots().then(() => null, () => null)); // unreadable: forget it
   if (stored) {
@@ -110,13 +119,17 @@ async function boot() {
 
 async function bootFresh(build, wheelBytes) {
   // _makeSnapshot only records how Python reaches JS globals, so the memory can be copied.
-  const pyodide = await startPyodide(snapshotKey ? { _makeSnapshot: true } : {});
+  mark("loadPyodide");
+  const pyodide = await startPyodide(build, snapshotKey ? { _makeSnapshot: true } : {});
+  mark("pyodide");
   status("install");
   placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);
   const versions = { subword_lab: imported(pyodide, build) };
+  mark("imported");
   // The copy is taken now, before Python holds any JS function (the regex listener below
   // could not be written into a snapshot); it is stored once the page is idle.
   if (snapshotKey) pending = takeSnapshot(pyodide);
+  mark("snapshot");
   return { ...connect(pyodide), versions: { ...versions, start: "fresh" } };
 }
 
@@ -125,7 +138,7 @@ async function bootFresh(build, wheelBytes) {
 // (web/lib/wheel.js), for the modules imported later.
 async function bootFromSnapshot(bytes, build, wheelBytes) {
   const restore = restoring(bytes);
-  const pyodide = await startPyodide(restore.options);
+  const pyodide = await startPyodide(build, restore.options);
   restore.connect(pyodide);
   status("install");
   placeWheel(pyodide, build.wheel.split("/").pop(), await wheelBytes);
@@ -195,7 +208,7 @@ function regexStep(phase, pattern, field, path, size, digest) {
 
 const engine = boot();
 engine.then(
-  ({ versions }) => { status("ready", versions); storeWhenIdle(); },
+  ({ versions }) => { mark("ready"); status("ready", versions); storeWhenIdle(); },
   (error) => status("error", { message: messageOf(error) }),
 );
 

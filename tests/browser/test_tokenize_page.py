@@ -34,9 +34,10 @@ def test_loads_offline_and_clean(app):
     app.open()
     watch = app.watch
     origin = app.site
-    # Our wheel came from our site, and no package installer with it (web/lib/wheel.js).
-    assert not any("micropip" in u for u in watch.requests)
-    assert any(re.fullmatch(rf"{origin}/wheels/subword_lab-[\d.]+-py3-none-any\.whl", u) for u in watch.requests)
+    # Our wheel came from our site, gzipped whole (build.py's pack_wheel), and no package
+    # installer with it (web/lib/wheel.js), nor Pyodide's package list (web/worker.js).
+    assert not any("micropip" in u or "pyodide-lock.json" in u for u in watch.requests)
+    assert any(re.fullmatch(rf"{origin}/wheels/subword_lab-[\d.]+-py3-none-any\.whl\.gz", u) for u in watch.requests)
     assert watch.foreign == []
     assert app.page.get_by_test_id("tokenizer-select").input_value() == "gpt2"
     values = app.page.eval_on_selector_all("[data-testid=tokenizer-select] option", "os => os.map(o => o.value)")

@@ -25,3 +25,13 @@ export function placeWheel(pyodide, name, bytes) {
   pyodide.runPython(`import sys\nif "${path}" not in sys.path: sys.path.insert(0, "${path}")`);
   return path;
 }
+
+// The page downloads the wheel gzipped whole (build.json's wheel_packed, build.py's
+// pack_wheel) and unpacks it here, whatever the host. A server that sends the .gz with
+// Content-Encoding: gzip has the browser unpack it already: bytes that start as a zip
+// does are returned as they are.
+export async function unpackWheel(bytes) {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const unpacked = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(unpacked).arrayBuffer());
+}

@@ -88,19 +88,44 @@ _FIXED = {"Cn": [(0x40000, 0xDFFFF), (0xFFFFE, 0xFFFFF), (0x10FFFE, 0x10FFFF)],
           "Co": [(0xF0000, 0xFFFFD), (0x100000, 0x10FFFD)]}
 
 
+_SCANNED = ((0, 0x40000), (0xE0000, 0xF0000))  # the other code points (start, stop)
+
+
 @functools.lru_cache(maxsize=None)
 def _category_ranges() -> dict:
-    """General category -> ranges, from one pass over the code points that can
-    change between Unicode versions (the scan matters under Pyodide at start-up).
-    map() and groupby() keep the per-character work in C."""
+    """General category -> ranges: _FIXED, and the code points that can change between
+    Unicode versions run by run (_category_runs)."""
     table: dict = {cat: list(ranges) for cat, ranges in _FIXED.items()}
-    for start, stop in ((0, 0x40000), (0xE0000, 0xF0000)):
+    runs = iter(_category_runs())
+    for start, stop in _SCANNED:
         pos = start
-        for cat, run in itertools.groupby(map(unicodedata.category, map(chr, range(start, stop)))):
-            n = len(list(run))
+        while pos < stop:
+            cat, n = next(runs)
             table.setdefault(cat, []).append((pos, pos + n - 1))
             pos += n
     return {cat: normalize(ranges) for cat, ranges in table.items()}
+
+
+def _category_runs():
+    """(category, length) of each run of code points of one category in _SCANNED, in
+    order: from the page's wheel's table (core/regex/_category_runs, which build.py made
+    with Pyodide's own Python) when it holds this Python's Unicode version, else scanned
+    (a third of a second and more under Pyodide, on the first regex with \\p{...})."""
+    try:
+        from . import _category_runs as stored  # only in the page's wheel
+    except ImportError:
+        return scan_category_runs()
+    if stored.UNIDATA_VERSION != unicodedata.unidata_version:
+        return scan_category_runs()
+    names = stored.CATEGORIES.split()
+    return [(names[ord(k)], ord(n)) for k, n in zip(stored.KINDS, stored.LENGTHS)]
+
+
+def scan_category_runs() -> list:
+    """_category_runs from unicodedata: one pass, map() and groupby() keep the
+    per-character work in C."""
+    return [(cat, len(list(run))) for start, stop in _SCANNED
+            for cat, run in itertools.groupby(map(unicodedata.category, map(chr, range(start, stop))))]
 
 
 def normalize(ranges) -> list:

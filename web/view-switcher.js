@@ -8,6 +8,7 @@
 // player a timeline when it has steps to show.
 import { Player } from "./lib/player.js";
 import { fetchViewModules } from "./lib/view-modules.js";
+import { sheetsApplied } from "./lib/dom.js";
 
 export const VIEW_NAMES = ["tokenize", "pipeline", "train", "encode", "compare", "chat"];
 const MODULES = {
@@ -100,7 +101,7 @@ export class ViewSwitcher {
     const root = this.doc.getElementById(`view-${name}`);
     fetchViewModules(name);
     const module = await import(MODULES[name]);
-    return module.createView({
+    const view = module.createView({
       ...this.context, root, player: this.player,
       // Put the shared player controls inside `container` (or hide them with null).
       placePlayer: (container) => {
@@ -108,5 +109,9 @@ export class ViewSwitcher {
         this.slot.hidden = !container;
       },
     });
+    // The view's own sheets (loadCss in its module) before it is activated and counts as
+    // settled: measured or looked at before they apply, its layout would be the wrong one.
+    await sheetsApplied();
+    return view;
   }
 }

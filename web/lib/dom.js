@@ -29,6 +29,7 @@ export function setText(node, text) {
 // (new URL("./x.css", import.meta.url)), so each module names its own file; the page's
 // CSP allows our own files.
 const loaded = new Set();
+const arriving = []; // one promise per sheet added here: settled once it applies (or fails)
 let sheetsElsewhere = false;
 export function loadCss(url) {
   if (sheetsElsewhere) return;
@@ -39,7 +40,17 @@ export function loadCss(url) {
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = href;
+  arriving.push(new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true }); // a missing sheet must not hang a view
+  }));
   document.head.append(link);
+}
+
+// Resolves once every sheet loadCss has added so far applies: a view counts as drawn
+// (its settled()) only with its own styles, which a slow network can hold back.
+export function sheetsApplied() {
+  return Promise.all(arriving).then(() => undefined);
 }
 
 // An embedded widget links every view's sheets inside its own shadow root (embed.js):

@@ -8,7 +8,9 @@ js-tiktoken from node_modules (devDependencies, pinned) counts the same text wit
 GPT-2's and o200k's ranks: gpt-tokenizer's `countTokens` (first call, and the median
 of later calls) and js-tiktoken's `encode(...).length`. The ratios page / gpt-tokenizer
 are printed per tokenizer (BERT and Unigram against gpt-tokenizer's GPT-2 count of the
-same text), with the load average: absolute times vary with the machine.
+same text), with the load average: absolute times vary with the machine. "/ beside" is
+the median over runs of the page's time over gpt-tokenizer's later calls timed just
+before that run, the steadiest figure when the load changes during the bench.
 
     python3 build.py build && .venv/bin/python bench/bench_count.py
     BENCH_ROUNDS=5 .venv/bin/python bench/bench_count.py
@@ -70,6 +72,25 @@ JS_COUNT = """async ({ text, rounds }) => {
     const later = [];
     for (let i = 0; i < rounds; i++) later.push(time(() => enc.encode(text))[0]);
     out["js-tiktoken " + name] = { init, first, later, count: ids.length };
+  }
+  return out;
+}"""
+
+
+# gpt-tokenizer's later calls again, just before each page run: under a changing load the
+# ratio of two times taken moments apart is steadier than one of times taken minutes apart.
+JS_BESIDE = """({ text, rounds }) => {
+  const { gptR50k, gptO200k } = window.libs;
+  const out = {};
+  for (const [name, lib] of [["gpt2", gptR50k], ["o200k-base", gptO200k]]) {
+    const times = [];
+    for (let i = 0; i < rounds; i++) {
+      const t = performance.now();
+      lib.countTokens(text);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    out[name] = times[Math.floor(times.length / 2)];
   }
   return out;
 }"""
@@ -148,15 +169,18 @@ def main() -> int:
         js_page.goto(js_url + "/")
         js_page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
         js = js_page.evaluate(JS_COUNT, {"text": text, "rounds": 5})
-        js_page.close()
         runs = {preset: [] for preset in PRESETS}
+        beside = {preset: [] for preset in PRESETS}  # page run / gpt-tokenizer just before
         old = {preset: [] for preset in PRESETS}
         new = {preset: [] for preset in PRESETS}
         for _ in range(ROUNDS):  # presets in turn, so drift hits each alike
             for preset in PRESETS:
+                gpt_now = js_page.evaluate(JS_BESIDE, {"text": text, "rounds": 3})
                 runs[preset].append(book_count_time(browser, url, text, preset))
+                beside[preset].append(runs[preset][-1][0] / gpt_now[preset if preset in gpt_now else "gpt2"])
                 old[preset].append(worker_count(browser, url, text, preset, 0))
                 new[preset].append(worker_count(browser, url, text, preset, None))
+        js_page.close()
         browser.close()
     dist_server.shutdown()
     js_server.shutdown()
@@ -167,7 +191,7 @@ def main() -> int:
     gpt_first = {name: js[f"gpt-tokenizer {name}"]["first"] for name in ("gpt2", "o200k-base")}
     print(f"botchan.txt, {len(text):,} characters; {ROUNDS} fresh pages per tokenizer; "
           f"load average {load[0]:.2f} before, {load_after[0]:.2f} after")
-    print(f"{'':34}{'ms':>9}{'tokens':>10}{'/ gpt-tok':>11}{'/ gpt-tok 1st':>15}")
+    print(f"{'':34}{'ms':>9}{'tokens':>10}{'/ gpt-tok':>11}{'/ gpt-tok 1st':>15}{'/ beside':>10}")
     for name, row in js.items():
         later = med(row["later"])
         print(f"{name:34}{later:>9.1f}{row['count']:>10,}   (first call {row['first']:.1f} ms"
@@ -184,8 +208,9 @@ def main() -> int:
                 else "  DIFFERENT from gpt-tokenizer"
         label = f"page {preset}" + ("" if preset in gpt else " (vs GPT-2)")
         print(f"{label:34}{ms:>9.0f}{min(counts):>10,}{ms / gpt[against]:>10.1f}x"
-              f"{ms / gpt_first[against]:>14.1f}x   (runs {', '.join(f'{t:.0f}' for t in times)}){same}")
-        results["page"][preset] = {"ms": times, "counts": sorted(counts)}
+              f"{ms / gpt_first[against]:>14.1f}x{med(beside[preset]):>9.1f}x"
+              f"   (runs {', '.join(f'{t:.0f}' for t in times)}){same}")
+        results["page"][preset] = {"ms": times, "counts": sorted(counts), "beside": beside[preset]}
     print("\nthe worker's count alone (count_start + count_step calls, no chips), fresh pages:")
     print(f"{'':34}{'encoded':>9}{'calls':>7}{'counted':>9}{'calls':>7}{'ratio':>8}{'/ gpt-tok':>11}")
     for preset in PRESETS:

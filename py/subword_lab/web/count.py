@@ -24,7 +24,9 @@ A slice whose characters (whitespace aside) all provably lie in some token
 WordLevel or BPE model with an unknown token, behind normalizers and
 pre-tokenizers that drop nothing else) needs no offsets: it is counted by
 `Tokenizer.count` (split, pieces looked up in a cache, summed), in bigger slices,
-as many as fit in STEP_SECONDS per call. Any other slice is encoded, as above.
+as many as fit in STEP_SECONDS per call. Any other slice is encoded, as above; a
+big slice that fails the test only for a character that may vanish (a byte-order mark
+under BERT's normalizer) is tried shorter first, so that little is encoded around it.
 """
 from __future__ import annotations
 

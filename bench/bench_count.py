@@ -8,10 +8,17 @@ js-tiktoken from node_modules (devDependencies, pinned) counts the same text wit
 GPT-2's and o200k's ranks: gpt-tokenizer's `countTokens` (first call, and the median
 of later calls) and js-tiktoken's `encode(...).length`. The ratios page / gpt-tokenizer
 are printed per tokenizer (BERT and Unigram against gpt-tokenizer's GPT-2 count of the
-same text), with the load average: absolute times vary with the machine.
+same text), with the load average: absolute times vary with the machine. "/ beside" is
+the median over runs of the page's time over gpt-tokenizer's later calls timed just
+before that run, the steadiest figure when the load changes during the bench.
 
     python3 build.py build && .venv/bin/python bench/bench_count.py
     BENCH_ROUNDS=5 .venv/bin/python bench/bench_count.py
+    BENCH_BASE=/other/dist .venv/bin/python bench/bench_count.py   (another build, say
+        main's, timed in turn with this one: the page's time as a ratio to it)
+    BENCH_TRACE=1 .venv/bin/python bench/bench_count.py   (the page runs traced: the CPU
+        time of the worker's and the main thread's tasks from the text set to the count
+        complete, which a busy machine stretches far less than the wall clock)
 """
 from __future__ import annotations
 
@@ -35,6 +42,9 @@ import build
 from bench_page import book_count_time
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+BASE = os.environ.get("BENCH_BASE")
+TRACE = os.environ.get("BENCH_TRACE") == "1"
+TRACE_CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline"]
 PRESETS = ("gpt2", "o200k-base", "bert-base-uncased", "botchan-unigram")
 READY = "html[data-engine=ready]"
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -70,6 +80,25 @@ JS_COUNT = """async ({ text, rounds }) => {
     const later = [];
     for (let i = 0; i < rounds; i++) later.push(time(() => enc.encode(text))[0]);
     out["js-tiktoken " + name] = { init, first, later, count: ids.length };
+  }
+  return out;
+}"""
+
+
+# gpt-tokenizer's later calls again, just before each page run: under a changing load the
+# ratio of two times taken moments apart is steadier than one of times taken minutes apart.
+JS_BESIDE = """({ text, rounds }) => {
+  const { gptR50k, gptO200k } = window.libs;
+  const out = {};
+  for (const [name, lib] of [["gpt2", gptR50k], ["o200k-base", gptO200k]]) {
+    const times = [];
+    for (let i = 0; i < rounds; i++) {
+      const t = performance.now();
+      lib.countTokens(text);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    out[name] = times[Math.floor(times.length / 2)];
   }
   return out;
 }"""
@@ -117,6 +146,23 @@ CALL_COUNT = """async ({ key, text, fastChars }) => {
 }"""
 
 
+def page_count(browser, url, text, preset, cpu):
+    """(ms, count) of the page counting `text` (bench_page.book_count_time); traced when
+    TRACE, adding to cpu[thread name] the CPU ms of the tasks each thread ran meanwhile."""
+    if not TRACE:
+        return book_count_time(browser, url, text, preset)
+    result = book_count_time(browser, url, text, preset, on_ready=lambda page: browser.start_tracing(
+        categories=TRACE_CATEGORIES))
+    trace = json.loads(browser.stop_tracing())["traceEvents"]
+    names = {(e["pid"], e["tid"]): e["args"].get("name") for e in trace if e.get("name") == "thread_name"}
+    for e in trace:
+        if e.get("ph") == "X" and e.get("name") == "ThreadControllerImpl::RunTask" and "tdur" in e:
+            name = names.get((e["pid"], e["tid"]), "?")
+            if name in ("DedicatedWorker thread", "CrRendererMain"):
+                cpu[name] = cpu.get(name, 0) + e["tdur"] / 1000
+    return result
+
+
 def worker_count(browser, url, text, preset, fast_chars):
     """(ms, count, calls) of the worker's count alone (count_start, then count_step until
     complete) on a fresh page: fast_chars 0 is the count before Tokenizer.count (every
@@ -139,6 +185,12 @@ def main() -> int:
     threading.Thread(target=dist_server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{dist_server.server_address[1]}"
     js_server, js_url = serve(functools.partial(NodeModules, directory=str(ROOT / "node_modules")))
+    base_url = None
+    if BASE:
+        base_server = build.make_server(Path(BASE), 0)
+        threading.Thread(target=base_server.serve_forever, daemon=True).start()
+        base_url = f"http://127.0.0.1:{base_server.server_address[1]}"
+    based = {preset: [] for preset in PRESETS}  # this build's time / the other's, per round
     load = os.getloadavg()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -148,18 +200,28 @@ def main() -> int:
         js_page.goto(js_url + "/")
         js_page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
         js = js_page.evaluate(JS_COUNT, {"text": text, "rounds": 5})
-        js_page.close()
         runs = {preset: [] for preset in PRESETS}
+        beside = {preset: [] for preset in PRESETS}  # page run / gpt-tokenizer just before
+        cpu = {preset: {} for preset in PRESETS}  # thread -> CPU ms over the traced runs
+        base_cpu = {preset: {} for preset in PRESETS}
         old = {preset: [] for preset in PRESETS}
         new = {preset: [] for preset in PRESETS}
         for _ in range(ROUNDS):  # presets in turn, so drift hits each alike
             for preset in PRESETS:
-                runs[preset].append(book_count_time(browser, url, text, preset))
+                gpt_now = js_page.evaluate(JS_BESIDE, {"text": text, "rounds": 3})
+                runs[preset].append(page_count(browser, url, text, preset, cpu[preset]))
+                beside[preset].append(runs[preset][-1][0] / gpt_now[preset if preset in gpt_now else "gpt2"])
+                if base_url:
+                    base_ms, base_n = page_count(browser, base_url, text, preset, base_cpu[preset])
+                    based[preset].append((runs[preset][-1][0] / base_ms, base_ms, base_n))
                 old[preset].append(worker_count(browser, url, text, preset, 0))
                 new[preset].append(worker_count(browser, url, text, preset, None))
+        js_page.close()
         browser.close()
     dist_server.shutdown()
     js_server.shutdown()
+    if base_url:
+        base_server.shutdown()
     load_after = os.getloadavg()
 
     med = statistics.median
@@ -167,7 +229,7 @@ def main() -> int:
     gpt_first = {name: js[f"gpt-tokenizer {name}"]["first"] for name in ("gpt2", "o200k-base")}
     print(f"botchan.txt, {len(text):,} characters; {ROUNDS} fresh pages per tokenizer; "
           f"load average {load[0]:.2f} before, {load_after[0]:.2f} after")
-    print(f"{'':34}{'ms':>9}{'tokens':>10}{'/ gpt-tok':>11}{'/ gpt-tok 1st':>15}")
+    print(f"{'':34}{'ms':>9}{'tokens':>10}{'/ gpt-tok':>11}{'/ gpt-tok 1st':>15}{'/ beside':>10}")
     for name, row in js.items():
         later = med(row["later"])
         print(f"{name:34}{later:>9.1f}{row['count']:>10,}   (first call {row['first']:.1f} ms"
@@ -184,8 +246,30 @@ def main() -> int:
                 else "  DIFFERENT from gpt-tokenizer"
         label = f"page {preset}" + ("" if preset in gpt else " (vs GPT-2)")
         print(f"{label:34}{ms:>9.0f}{min(counts):>10,}{ms / gpt[against]:>10.1f}x"
-              f"{ms / gpt_first[against]:>14.1f}x   (runs {', '.join(f'{t:.0f}' for t in times)}){same}")
-        results["page"][preset] = {"ms": times, "counts": sorted(counts)}
+              f"{ms / gpt_first[against]:>14.1f}x{med(beside[preset]):>9.1f}x"
+              f"   (runs {', '.join(f'{t:.0f}' for t in times)}){same}")
+        results["page"][preset] = {"ms": times, "counts": sorted(counts), "beside": beside[preset]}
+    if base_url:
+        print(f"\nthis build against {BASE}, the same text, in turn:")
+        for preset in PRESETS:
+            ratios = [r for r, _, _ in based[preset]]
+            same = {n for _, _, n in based[preset]} == {n for _, n in runs[preset]}
+            print(f"{preset:34}{med(r for _, r, _ in based[preset]):>9.0f} ms there, this / that "
+                  f"{med(ratios):.2f}x (runs {', '.join(f'{r:.2f}' for r in ratios)})"
+                  + ("" if same else "   COUNTS DIFFER"))
+            results["page"][preset]["base"] = based[preset]
+    if TRACE:
+        print("\nCPU ms a run (traced), the worker's tasks + the main thread's:")
+        for preset in PRESETS:
+            row = {name: ms / ROUNDS for name, ms in cpu[preset].items()}
+            line = (f"{preset:34}{row.get('DedicatedWorker thread', 0):>7.0f} +"
+                    f"{row.get('CrRendererMain', 0):>5.0f}")
+            if base_url:
+                there = {name: ms / ROUNDS for name, ms in base_cpu[preset].items()}
+                line += (f"   there {there.get('DedicatedWorker thread', 0):.0f} +"
+                         f" {there.get('CrRendererMain', 0):.0f}")
+            print(line)
+            results["page"][preset]["cpu"] = row
     print("\nthe worker's count alone (count_start + count_step calls, no chips), fresh pages:")
     print(f"{'':34}{'encoded':>9}{'calls':>7}{'counted':>9}{'calls':>7}{'ratio':>8}{'/ gpt-tok':>11}")
     for preset in PRESETS:

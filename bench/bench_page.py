@@ -257,11 +257,15 @@ def keypress_times(browser, url, text, preset):
     return times, tokens, longest
 
 
-def book_count_time(browser, url, text, preset):
+def book_count_time(browser, url, text, preset, on_ready=None):
+    """(ms, count): `text` set on a fresh page until its whole count is complete;
+    on_ready(page), if given, runs once the page is ready, just before."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{url}/?tokenizer={preset}")
     page.wait_for_selector(READY, state="attached", timeout=180_000)
+    if on_ready is not None:
+        on_ready(page)
     start = page.evaluate("(t) => { const at = performance.now(); window.subwordLab.setText(t); return at; }", text)
     # Complete for this text: its characters are shown (the default text was complete before).
     page.wait_for_function("""(n) => {

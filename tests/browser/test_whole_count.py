@@ -64,3 +64,22 @@ def test_a_short_text_is_complete_at_once(app, bert_json):
     count = app.page.get_by_test_id("token-count")
     assert count.get_attribute("data-complete") == "true"
     assert count.get_attribute("data-count") == str(len(tokenizer.encode("short text").ids))
+
+
+def test_switching_tokenizer_counts_the_same_text_anew(app, gpt2_tiktoken, bert_json,
+                                                       botchan_unigram_model, botchan_txt):
+    """The same book under another tokenizer and back: each count is that tokenizer's,
+    never the one before kept for the same text, nor a cache of the other's words (BERT
+    and the Unigram model share the special-tokens choice, none, so only the tokenizer
+    tells their counts apart)."""
+    text = book(botchan_txt)
+    files = {"gpt2": gpt2_tiktoken, "bert-base-uncased": bert_json,
+             "botchan-unigram": botchan_unigram_model}
+    expected = {preset: len(reference(path).encode(text).ids) for preset, path in files.items()}
+    assert len(set(expected.values())) == 3
+    app.open("?tokenizer=gpt2")
+    app.page.evaluate("(t) => window.subwordLab.setText(t)", text)
+    assert whole_count(app) == expected["gpt2"]
+    for preset in ("bert-base-uncased", "botchan-unigram", "gpt2"):
+        app.select(preset)
+        assert whole_count(app) == expected[preset], preset

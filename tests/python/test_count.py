@@ -5,12 +5,14 @@ tokens, normalizers, truncation and padding on or off, and whatever its caches f
 """
 from __future__ import annotations
 
+import copy
 import functools
 import sys
 from pathlib import Path
 
 import pytest
 import sentencepiece
+from hypothesis import given, settings, strategies as st
 import tokenizers
 
 import subword_lab
@@ -234,3 +236,25 @@ def test_normalizing_line_by_line_is_normalizing_whole(book, normalizer):
     cases = texts(book) + ["\n".join(texts(book)[:400]), book[:50_000], "ΑΣ\nΣ\nA\u0301\n\u0301\u0323x\n日本\n"]
     for text in cases:
         assert fast(text) == norm.normalize_str(text), repr(text[:80])
+
+
+SPM_TEXT = st.lists(st.sampled_from(list("ab XY.\n\t\r\u3000 \u00a0\u2581\ufeff\u200b\u00bdｱﾞ①ﬁ日é\u0301"))
+                    | st.sampled_from(["  ", "   ", "\n\n", " \u2581 ", "\u2581\u2581"]),
+                    max_size=60).map("".join)
+
+
+@pytest.mark.parametrize("name", SPM_FILES)
+@pytest.mark.parametrize("remove_extra", [True, False])
+@pytest.mark.parametrize("prefix", ["prefix", "suffix", "none"])
+@settings(max_examples=150, deadline=None)
+@given(text=SPM_TEXT)
+def test_sentencepiece_normalized_text_without_alignment(name, remove_extra, prefix, text):
+    """SpmNormalizer.normalize_text (whole-string operations, for counting) gives what
+    normalize_parts gives with its alignment, whitespace rules on or off, a dummy prefix,
+    suffix or none, on spaces, rules that write spaces, characters that vanish and "▁"."""
+    norm = copy.copy(opened(name).spm_normalizer)
+    norm.remove_extra = remove_extra
+    norm.add_dummy_prefix = prefix != "none"
+    norm.suffix = prefix == "suffix"
+    expected = norm.normalize_parts(text)[0] if text else ""
+    assert norm.normalize_text(text) == expected

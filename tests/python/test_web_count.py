@@ -107,3 +107,19 @@ def test_the_special_tokens_choice_counts_as_it_encodes(gpt2_tiktoken, book, spe
     while not state["complete"]:
         state = json.loads(api.count_step(json.dumps({"session": "sp"})))
     assert state["count"] == expected
+
+
+def test_a_character_that_vanishes_costs_a_short_encoded_slice(bert_json, book):
+    """BERT's normalizer deletes a byte-order mark: the slices holding one are encoded
+    with offsets (so that it is counted as uncovered) but only a slice of the encoded
+    size around each, the rest counted without offsets; the count and the uncovered
+    characters are those of a count that encodes every slice."""
+    tok = opened("bert-base-uncased.tokenizer.json")
+    text = "\ufeff" + book[:150_000] + "\ufeff" + book[150_000:]
+    fast = Counter(tok, text, slice_chars=4000, fast_chars=1 << 16)
+    slow = Counter(tok, text, slice_chars=4000, fast_chars=0)
+    assert fast.run() == slow.run() == len(tok.encode(text).ids)
+    assert (fast.uncovered, fast.uncovered_bytes) == (slow.uncovered, slow.uncovered_bytes) \
+        == (text.count("\ufeff"), 3 * text.count("\ufeff"))
+    assert slow.encoded_chars == len(text)
+    assert fast.encoded_chars <= 2 * 4000 * text.count("\ufeff")

@@ -279,6 +279,7 @@ export class TokenizeView {
     const head = text.length > limit + 1 ? text.slice(0, limit + 2) : text;
     try {
       const special = this.rules.specialTokens(key) || null;
+      if (head !== text) this.counts.start(text, key, special); // before the chips' encode
       const live = this.live;
       const base = live && live.key === key && live.specialTokens === special ? live.version : null;
       const answer = await this.engine.request("call", {

@@ -13,6 +13,7 @@ from .pieces import SPACE, matcher
 __all__ = ["SpmNormalizer", "alignment"]
 
 _WORD_OR_SPACES = re.compile("[^ ]+| +")
+_SPACES = re.compile("  +")
 
 
 class SpmNormalizer:
@@ -116,8 +117,33 @@ class SpmNormalizer:
         return NormalizedString(text, _normalized=normalized, _align=alignment(chunks))
 
     def normalize_text(self, text: str) -> str:
-        """The normalized text alone, without the alignment (counting needs no offsets)."""
-        return self.normalize_parts(text)[0] if text else ""
+        """The normalized text alone, without the alignment (counting needs no offsets):
+        what `normalize_parts` gives, by whole-string operations. Its whitespace rules
+        come down to collapsing runs of spaces (within a plain run, and across the joins
+        of steps, where it strips the leading spaces of a step after a space) and
+        stripping both ends; they do not collapse spaces inside a charsmap rule's output,
+        so text whose rules write two spaces in a row, or that keeps nothing, goes the
+        long way."""
+        if not text:
+            return ""
+        steps = self._steps(text)
+        body = "".join([step[0] for step in steps])
+        if self.remove_extra:
+            if any(not plain and "  " in out for out, _, _, plain in steps):
+                return self.normalize_parts(text)[0]
+            body = _SPACES.sub(" ", body).strip(" ")
+            if not body:
+                return self.normalize_parts(text)[0]
+        space = self.space
+        if space != " ":
+            body = body.replace(" ", space)
+        if self.add_dummy_prefix and not self.suffix:
+            body = space + body
+        if self.remove_extra:
+            body = body.rstrip(space)
+        if self.suffix and self.add_dummy_prefix:
+            body += space
+        return body
 
     def keeps_every_char(self, text: str) -> bool:
         """True when no character of `text` but whitespace can vanish here: no rule of

@@ -24,7 +24,9 @@ A slice whose characters (whitespace aside) all provably lie in some token
 WordLevel or BPE model with an unknown token, behind normalizers and
 pre-tokenizers that drop nothing else) needs no offsets: it is counted by
 `Tokenizer.count` (split, pieces looked up in a cache, summed), in bigger slices,
-as many as fit in STEP_SECONDS per call. Any other slice is encoded, as above.
+as many as fit in STEP_SECONDS per call. Any other slice is encoded, as above; a
+big slice that fails the test only for a character that may vanish (a byte-order mark
+under BERT's normalizer) is tried shorter first, so that little is encoded around it.
 """
 from __future__ import annotations
 
@@ -170,7 +172,11 @@ class Counter:
         self.uncovered = 0  # characters (not whitespace) that no token covers
         self.uncovered_bytes = 0  # and their UTF-8 size
         self.cuts = []  # where the text was cut (for tests)
+        self.encoded_chars = 0  # characters of the slices encoded with offsets (for tests)
         self._started = False  # the first slice (with the special tokens) is counted
+        # whether some text could be counted without offsets (an empty one is unless the
+        # pipeline itself rules it out): if not, a slice is not tried shorter
+        self._may_skip_offsets = bool(self.fast_chars) and covers_every_char(tokenizer, "")
 
     @property
     def complete(self) -> bool:
@@ -206,17 +212,28 @@ class Counter:
         return self.state()
 
     def _slice(self, size: int) -> bool:
-        """Count the next slice; True if it was counted without offsets."""
+        """Count the next slice; True if it was counted without offsets.
+
+        A slice with a character that might be lost (a byte-order mark that BERT's
+        normalizer deletes) must be encoded, offsets and all; a shorter one is tried
+        first, halving down to the encoded slices' size, so that one such character
+        costs the encoding of a few thousand characters, not of the whole slice."""
         end = self._next_cut(size)
-        first = not self._started
-        self._started = True
         piece = self.text[self.done:end]
         fast = bool(self.fast_chars) and covers_every_char(self.tokenizer, piece)
+        while not fast and size > self.slice_chars and self._may_skip_offsets:
+            size = max(self.slice_chars, size // 2)
+            end = self._next_cut(size)
+            piece = self.text[self.done:end]
+            fast = size > self.slice_chars and covers_every_char(self.tokenizer, piece)
+        first = not self._started
+        self._started = True
         if fast:
             self.count += self.tokenizer.count(piece, add_special_tokens=first,
                                                special_tokens=self.special_tokens)
         else:
             encoding = self._encode(piece, special=first)
+            self.encoded_chars += len(piece)
             self.count += len(encoding.ids)
             chars, nbytes = uncovered(piece, encoding.offsets)
             self.uncovered += chars

@@ -2,9 +2,10 @@
 // token): always the whole text's, whatever part of it the chips show.
 //
 // A text the worker encoded whole is counted from that encoding at once. A longer one is
-// counted by Python in slices (py/subword_lab/web/count.py): one small request per slice,
-// so the encodes that typing asks for run between two slices; meanwhile `token-count`
-// says "counting… 40%" with data-complete="false" (docs/automation.md).
+// counted by Python in slices (py/subword_lab/web/count.py), started as the page sends
+// the text's head to be encoded for the chips, not after they are drawn: one small request
+// per slice, so the encodes that typing asks for run between two slices; meanwhile
+// `token-count` says "counting… 40%" with data-complete="false" (docs/automation.md).
 //
 // A vocabulary with no unknown token (a toy one trained on five words) drops what it cannot
 // write. The characters no token covers are counted (whitespace aside), said under the counts,
@@ -33,31 +34,59 @@ export class WholeCount {
     delete this.el.count.dataset.complete;
   }
 
-  // The page drew `result` (the encoding of the first result.encoded_chars of `text`).
-  follow(result, text, key) {
-    // The same text again ("show more", a redraw): its count is done or under way.
-    // The special-tokens choice in force (web/views/tokenize/rules.js) counts as it encodes.
-    const special = result.special_tokens || null;
-    const same = this.target && this.target.text === text && this.target.key === key;
-    if (same && this.target.special === special) return;
+  // The page is about to encode the head of `text`, too long to encode whole: its count
+  // starts now, before the chips' encode (the count is what a reader of a pasted book
+  // looks at first), with `special`, the special-tokens choice the encode asks for
+  // (web/views/tokenize/rules.js; null: the tokenizer's default).
+  start(text, key, special) {
+    if (this.counting(text, key, special)) return;
     this.target = { text, key, special };
     this.session += 1;
     this.showCharacters(text);
-    if (result.encoded_chars >= text.length) {
-      this.finish(text, key, result.ids.length, uncovered(text, result.offsets));
-      return;
-    }
     this.progress(0);
     this.run(this.session, text, key, special);
   }
 
+  // The page drew `result` (the encoding of the first result.encoded_chars of `text`).
+  follow(result, text, key) {
+    // The same text again ("show more", a redraw, or one `start` began): its count is
+    // done or under way.
+    const special = result.specialTokens || null;
+    if (this.counting(text, key, special)) return;
+    if (result.encoded_chars < text.length) {
+      this.start(text, key, special);
+      return;
+    }
+    this.target = { text, key, special };
+    this.session += 1;
+    this.showCharacters(text);
+    this.finish(text, key, result.ids.length, uncovered(text, result.offsets));
+  }
+
+  // The count shown (or under way) is that of this text, tokenizer and choice.
+  counting(text, key, special) {
+    const target = this.target;
+    return Boolean(target) && target.text === text && target.key === key && target.special === special;
+  }
+
+  // One step is always asked for ahead of the answer awaited, so the worker goes from
+  // slice to slice without waiting for this thread (busy drawing the chips meanwhile);
+  // a step asked for after the last answers {gone: true}, and is not awaited.
   async run(session, text, key, special) {
     const id = `count-${session}`;
+    const ask = (name, args) => {
+      const answer = this.engine.request("call", { name, args });
+      answer.catch(() => {}); // one left unawaited must not be an unhandled rejection
+      return answer;
+    };
+    const step = () => ask("count_step", { session: id });
     try {
-      let state = await this.engine.request("call", { name: "count_start", args: { key, text, session: id, special } });
+      const asked = [ask("count_start", { key, text, session: id, special }), step()];
+      let state = await asked.shift();
       while (session === this.session && !state.complete && !state.gone) {
         this.progress(state.total ? state.done / state.total : 0);
-        state = await this.engine.request("call", { name: "count_step", args: { session: id } });
+        asked.push(step());
+        state = await asked.shift();
       }
       if (session === this.session && state.complete) {
         this.finish(text, key, state.count, { chars: state.uncovered || 0, bytes: state.uncovered_bytes || 0 });

@@ -103,7 +103,10 @@ export function createCodePanel() {
   const varsBox = el("div", "code-vars-box");
   const varsTitle = el("h4", "code-vars-title", t("code.vars"));
   const vars = el("dl", "code-vars");
-  varsBox.append(varsTitle, vars);
+  // What there is to say when no variable is named: beside the list, as a <dl> may hold
+  // only its terms and values (a <p> inside one is what a screen reader cannot read as a list).
+  const noVars = el("p", "hint code-no-vars");
+  varsBox.append(varsTitle, vars, noVars);
   const body = el("div", "code-body");
   body.append(source, varsBox);
   root.append(head, intro, note, name, body);
@@ -204,7 +207,9 @@ export function createCodePanel() {
       item.append(term, shownValue);
       vars.append(item);
     }
-    if (!entries.length) vars.append(el("p", "hint", t(event && !step ? "code.none" : "code.noVars")));
+    vars.hidden = !entries.length;
+    noVars.hidden = entries.length > 0;
+    noVars.textContent = entries.length ? "" : t(event && !step ? "code.none" : "code.noVars");
   }
 
   function clear(key = null) {

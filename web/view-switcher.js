@@ -109,9 +109,12 @@ export class ViewSwitcher {
         this.slot.hidden = !container;
       },
     });
-    // The view's own sheets (loadCss in its module) before it is activated and counts as
+    // The view's own sheets (loadCss in its module) before it is activated, and those its
+    // renderers add when they first draw (a lattice, the Code panel) before it counts as
     // settled: measured or looked at before they apply, its layout would be the wrong one.
     await sheetsApplied();
+    const settled = view.settled?.bind(view);
+    if (settled) view.settled = (...args) => settled(...args).then(async (value) => { await sheetsApplied(); return value; });
     return view;
   }
 }

@@ -130,12 +130,15 @@ def test_cancel_botchan_run_keeps_page_usable(app):
     page.get_by_test_id("train-corpus").select_option("botchan")
     page.get_by_test_id("train-algo").select_option("bpe")
     assert page.get_by_test_id("train-vocab-size").input_value() == "5257"
+    # The form's largest vocabulary: a run far longer than the checks below, so Cancel always
+    # meets it running (the default 5,000 merges once ended first on a busy machine).
+    page.get_by_test_id("train-vocab-size").fill("100000")
     page.get_by_test_id("train-button").click()
     page.wait_for_function("() => !document.querySelector('[data-testid=train-cancel]').disabled")
     # While it trains, the status and the bar say how far it has come.
-    page.wait_for_selector("[data-testid=train-status]:has-text('of 5,000')", timeout=120_000)
+    page.wait_for_selector("[data-testid=train-status]:has-text('of 99,743')", timeout=120_000)
     assert page.get_by_test_id("train-progress").is_visible()
-    assert page.evaluate("document.querySelector('[data-testid=train-progress]').max") == 5000
+    assert page.evaluate("document.querySelector('[data-testid=train-progress]').max") == 99_743
     page.get_by_test_id("train-cancel").click()
     page.wait_for_selector("[data-testid=train-status]:has-text('cancelled')", timeout=10_000)
     assert page.get_by_test_id("train-cancel").is_disabled()

@@ -40,9 +40,7 @@ export class WholeCount {
   // (web/views/tokenize/rules.js; null: the tokenizer's default).
   start(text, key, special) {
     if (this.counting(text, key, special)) return;
-    this.target = { text, key, special };
-    this.session += 1;
-    this.showCharacters(text);
+    this.begin(text, key, special);
     this.progress(0);
     this.run(this.session, text, key, special);
   }
@@ -57,10 +55,15 @@ export class WholeCount {
       this.start(text, key, special);
       return;
     }
+    this.begin(text, key, special);
+    this.finish(text, key, result.ids.length, uncovered(text, result.offsets));
+  }
+
+  // A new count: this text, tokenizer and choice; any earlier session's answers are ignored.
+  begin(text, key, special) {
     this.target = { text, key, special };
     this.session += 1;
     this.showCharacters(text);
-    this.finish(text, key, result.ids.length, uncovered(text, result.offsets));
   }
 
   // The count shown (or under way) is that of this text, tokenizer and choice.

@@ -24,7 +24,9 @@ import unicodedata
 import pytest
 import regex
 
+from subword_lab.core.regex import guard
 from subword_lab.core.regex import translate as unicode_regex
+from subword_lab import SubwordLabError
 
 # -- the alphabet texts are drawn from --------------------------------------------
 
@@ -138,13 +140,27 @@ def _compare(ours_src, oracle_src, texts, flavor="fancy"):
         assert got == want, f"pattern {ours_src!r} on {text!r}: {got} != {want}"
 
 
+# A text this short keeps even an exponential backtracking match to milliseconds.
+_SHORT = 12
+
+
 @pytest.mark.parametrize("seed", range(24))
 def test_generated_patterns_match_the_oracle(seed):
+    # About one generated pattern in nine repeats something that can match in several
+    # ways, like (a|ab)*: Python's `re` backtracks exponentially on it where `regex`
+    # does not (one such pattern took 56 s on these texts). The lab refuses such a
+    # pattern in a user's file (core/regex/guard.py), so it never runs one on long
+    # text; here its translation is still judged, on the short texts.
     rng = random.Random(seed)
     texts = [_text(rng) for _ in range(25)]
     for _ in range(12):
         ours, oracle = _alternation(rng)
-        _compare(ours, oracle, texts)
+        if guard.backtracking_degree(unicode_regex.compile(ours, "fancy").pattern) > guard.MAX_DEGREE:
+            with pytest.raises(SubwordLabError, match="backtrack without end"):
+                guard.compile_user(ours, "fancy")
+            _compare(ours, oracle, [text for text in texts if len(text) <= _SHORT])
+        else:
+            _compare(ours, oracle, texts)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -680,15 +680,18 @@ def test(extra: list[str]) -> int:
     chromium = find_chromium(python)
     log(f"Chromium: {chromium}")
     build()
-    # tests/realfiles: today's models' tokenizer files against their own libraries. The
-    # layers without a browser are independent CPU-bound tests, spread over pytest-xdist
-    # workers; the browser layer runs one page at a time and keeps about one core busy
-    # (Chromium, Pyodide, Playwright). The two runs go side by side, the browser layer
-    # with one core to itself and the other layers with a worker on each core left.
-    workers = str(max(1, min((os.cpu_count() or 1) - 1, 8)))
+    # tests/realfiles: today's models' tokenizer files against their own libraries. Two
+    # pytest runs go side by side, each spread over pytest-xdist workers so that neither
+    # leaves a core idle once the other has ended: the layers without a browser
+    # (independent CPU-bound tests) on a worker per core, and the browser layer on two,
+    # each with its own Chromium (a page keeps about one core busy: Chromium, Pyodide,
+    # Playwright), a test file wholly on one worker (files share a server or a context).
+    cores = os.cpu_count() or 1
     runs = [("library", [p for p in ("tests/python", "tests/realfiles", "tests/compat",
-                                      "tests/pyodide") if (ROOT / p).exists()], ["-n", workers]),
-            ("browser", [p for p in ("tests/browser",) if (ROOT / p).exists()], [])]
+                                      "tests/pyodide") if (ROOT / p).exists()],
+             ["-n", str(min(cores, 8))]),
+            ("browser", [p for p in ("tests/browser",) if (ROOT / p).exists()],
+             ["-n", str(min(cores, 2)), "--dist", "loadfile"])]
     codes = run_side_by_side([(name, [python, "-m", "pytest", *layers, "-q", *options, *extra])
                               for name, layers, options in runs if layers], test_env(chromium))
     if all(code == 5 for code in codes):

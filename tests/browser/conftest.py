@@ -1,4 +1,4 @@
-"""Browser fixtures: dist/ served on a free port, one headless Chromium, a watched page per test.
+"""Browser fixtures: dist/ served on a free port, one headless Chromium (per xdist worker), a watched page per test.
 
 Every request to another origin is refused and recorded; every console message,
 page error and dialog is recorded; a test fails if any of them happened and it

@@ -22,7 +22,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -32,6 +32,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 READY = "html[data-engine=ready], html[data-engine=error]"
+# How long an `expect` waits for what it expects (Playwright's default is 5 s). It only
+# bounds how long a failing wait takes: on a busy machine a round trip through a notebook
+# kernel took longer than 5 s, and a test that fails under load is one nobody trusts.
+expect.set_options(timeout=30_000)
 
 
 def chromium_path() -> str | None:

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from playwright.sync_api import expect
+
 from jupyter_host import listening
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,3 +44,20 @@ def serve(base: Path, theme: str = "light", source: str | None = None):
     finally:
         server.terminate()
         server.wait()
+
+
+def open_editor(page, url: str):
+    """Open the notebook at `url` in marimo's editor; return its "run all" button, enabled.
+
+    On a busy machine marimo's page can reach its server twice while the kernel starts;
+    marimo then serves the second connection as a reader (no run button) and offers
+    "Take over", which is what a person would press, so it is pressed here."""
+    page.goto(url)
+    expect(page.locator(".marimo-cell").first).to_be_attached(timeout=120_000)
+    run = page.locator("[data-testid=chrome-controls-bottom-right] [data-testid=run-button]")
+    take_over = page.get_by_role("button", name="Take over")
+    expect(run.or_(take_over)).to_be_visible(timeout=120_000)
+    if take_over.is_visible():
+        take_over.click()
+    expect(run).to_be_enabled(timeout=120_000)
+    return run

@@ -14,7 +14,7 @@ import sentencepiece
 from playwright.sync_api import expect
 
 from jupyter_host import watched_page
-from marimo_host import serve
+from marimo_host import open_editor, serve
 from shots import shot_path
 
 pytest.importorskip("marimo")
@@ -61,9 +61,7 @@ def test_a_book_in_one_tokens_widget(browser, tmp_path, botchan_txt, botchan_uni
     (tmp_path / "root").mkdir()
     (tmp_path / "root" / "book.txt").write_text(text, encoding="utf-8")
     with serve(tmp_path, source=source) as url, watched_page(browser, url) as page:
-        page.goto(url)
-        expect(page.locator(".marimo-cell").first).to_be_attached(timeout=60_000)
-        page.locator("[data-testid=chrome-controls-bottom-right] [data-testid=run-button]").click()
+        open_editor(page, url).click()
         widget = page.locator("[data-testid=notebook-tokens]")
         tokens = widget.locator("[data-testid=tokens]")
         expect(tokens).to_have_attribute("data-status", "done", timeout=120_000)

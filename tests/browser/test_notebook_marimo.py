@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from jupyter_host import assert_run_plays, chip_ids, look, watched_page
-from marimo_host import serve
+from marimo_host import open_editor, serve
 from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,12 +39,7 @@ def server(tmp_path, request):
 
 def run_all(page, url, name):
     """Open the notebook, press marimo's "run all", wait for the three runs to end."""
-    page.goto(url)
-    run = page.locator("[data-testid=chrome-controls-bottom-right] [data-testid=run-button]")
-    # the kernel is connected once marimo's cells are drawn and the button can be pressed
-    expect(page.locator(".marimo-cell").first).to_be_attached(timeout=60_000)
-    expect(run).to_be_enabled()
-    run.click()
+    open_editor(page, url).click()
     tokens = page.locator("[data-testid=notebook-tokens]")
     try:
         expect(tokens).to_have_count(3, timeout=60_000)

@@ -684,8 +684,9 @@ def test(extra: list[str]) -> int:
     # pytest runs go side by side, each spread over pytest-xdist workers so that neither
     # leaves a core idle once the other has ended: the layers without a browser
     # (independent CPU-bound tests) on a worker per core, and the browser layer on two,
-    # each with its own Chromium (a page keeps about one core busy: Chromium, Pyodide,
-    # Playwright), a test file wholly on one worker (files share a server or a context).
+    # each with its own Chromium (one page at a time kept 1.4 cores busy: Chromium's
+    # threads, Pyodide, Playwright), a test file wholly on one worker (files share a
+    # server or a context).
     cores = os.cpu_count() or 1
     runs = [("library", [p for p in ("tests/python", "tests/realfiles", "tests/compat",
                                       "tests/pyodide") if (ROOT / p).exists()],

@@ -1,4 +1,5 @@
-"""Browser fixtures: dist/ served on a free port, one headless Chromium (per xdist worker), a watched page per test.
+"""Browser fixtures: dist/ served on a free port, a headless Chromium per xdist worker, a
+watched page per test.
 
 Every request to another origin is refused and recorded; every console message,
 page error and dialog is recorded; a test fails if any of them happened and it
@@ -33,8 +34,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 READY = "html[data-engine=ready], html[data-engine=error]"
 # How long an `expect` waits for what it expects (Playwright's default is 5 s). It only
-# bounds how long a failing wait takes: on a busy machine a round trip through a notebook
-# kernel took longer than 5 s, and a test that fails under load is one nobody trusts.
+# bounds how long a failing wait takes, so a generous bound costs a passing test nothing
+# and keeps a busy machine from failing one that is merely slow.
 expect.set_options(timeout=30_000)
 
 

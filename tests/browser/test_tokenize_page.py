@@ -91,6 +91,17 @@ def test_url_parameters_set_the_state(app, bert_json):
     app.page.wait_for_url(re.compile(r".*text=Changed(&|$).*"))
 
 
+def test_api_encode_asked_before_ready_uses_the_page_tokenizer(app, bert_json):
+    """A script may ask as soon as the page has loaded: encode without an id waits for the
+    tokenizer the page is opening (here from the address) instead of refusing."""
+    text = "Asked early, answered exactly."
+    app.open("?tokenizer=bert-base-uncased", wait=False)
+    app.page.wait_for_function("() => window.subwordLab")
+    api = app.page.evaluate("(t) => window.subwordLab.encode(t)", text)
+    assert api["ids"] == encoded(reference(bert_json), text)[0]
+    assert app.page.evaluate("window.subwordLab.state().tokenizer") == "bert-base-uncased"
+
+
 @pytest.mark.parametrize("fixture,name", [
     ("bert_json", "tokenizer.json"), ("bert_vocab", "vocab.txt"),
     ("gpt2_tiktoken", "gpt2.tiktoken"), ("botchan_unigram_model", "botchan.model"),

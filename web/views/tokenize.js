@@ -353,7 +353,14 @@ export class TokenizeView {
     };
   }
 
-  async encodeWith(text, key = this.current) {
+  // Without a key: the page's tokenizer, once a choice under way (the first one at start-up)
+  // has settled, so a script that asks early gets the tokenizer the page is opening.
+  async encodeWith(text, key) {
+    if (key == null) {
+      while (this.switching) await this.switching;
+      key = this.current;
+      if (!key) throw new Error(t("tok.noneOpen"));
+    }
     await this.ensureLoaded(key);
     const r = await this.engine.request("encode", { key, text, limit: null });
     return { ids: r.ids, tokens: r.tokens, offsets: r.offsets };

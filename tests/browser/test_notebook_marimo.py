@@ -44,6 +44,10 @@ def run_all(page, url, name):
     try:
         expect(tokens).to_have_count(3, timeout=60_000)
         expect(page.locator("[data-testid=training-status][data-state=done]")).to_have_count(3, timeout=120_000)
+        # the run has ended only when every cell is idle: one still running (the side-by-side
+        # cell, the one reading the traits) would draw an output, and move the page, under a click
+        busy = page.locator("[data-testid=cell-status]:not([data-status=idle])")
+        expect(busy).to_have_count(0, timeout=120_000)
     except AssertionError:
         page.screenshot(path=shot_path(f"marimo-{name}-failed.png"))
         raise
@@ -74,9 +78,15 @@ def test_notebook_widgets_in_marimo(browser, server):
 
         # "why this token?": the click goes to the kernel through marimo, the steps come back
         second = tokens.nth(1)
+        second.evaluate("(el) => { el.clickedHere = true; }")
         second.locator("[data-testid=token][data-index='1']").click()
         why = second.locator("[data-testid=why]")
-        expect(why).to_have_attribute("data-state", "steps")
+        try:
+            expect(why).to_have_attribute("data-state", "steps")
+        except AssertionError as error:
+            replaced = not second.evaluate("(el) => Boolean(el.clickedHere)")
+            raise AssertionError(f"no steps drawn; the widget {'was' if replaced else 'was not'} "
+                                 "replaced after the click") from error
         expect(why.locator("[data-testid=player-position]")).to_have_text(re.compile(r"^0 / [1-9]\d*$"))
         look(page, second, "marimo-tokens-why.png")
 

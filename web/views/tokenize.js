@@ -161,17 +161,14 @@ export class TokenizeView {
   async openPreset(key, info) {
     const progress = (p) => this.picker.showProgress(key, p);
     try {
-      const { file, bytes, config } = await presetBytes(info.preset, this.presetBase(), progress);
+      const root = new URL("../", import.meta.url); // the site's root: views/ is one level down
+      const { file, bytes, config } = await presetBytes(info.preset, root, progress);
       progress({ stage: "opening" });
       const details = await this.engine.request("openPreset", { key, file, bytes, config });
       return Object.assign(info, details, { label: info.label });
     } finally {
       progress({ stage: "done" });
     }
-  }
-
-  presetBase() {
-    return new URL("../", import.meta.url); // the site's root: views/ is one level down
   }
 
   // Switch to a tokenizer; on failure the previous one stays in use.
@@ -353,14 +350,11 @@ export class TokenizeView {
     };
   }
 
-  // Without a key: the page's tokenizer, once a choice under way (the first one at start-up)
-  // has settled, so a script that asks early gets the tokenizer the page is opening.
+  // Without a key, the page's tokenizer, once a choice under way (at start-up: the first) ended.
   async encodeWith(text, key) {
-    if (key == null) {
-      while (this.switching) await this.switching;
-      key = this.current;
-      if (!key) throw new Error(t("tok.noneOpen"));
-    }
+    while (key == null && this.switching) await this.switching;
+    key ??= this.current;
+    if (!key) throw new Error(t("tok.noneOpen"));
     await this.ensureLoaded(key);
     const r = await this.engine.request("encode", { key, text, limit: null });
     return { ids: r.ids, tokens: r.tokens, offsets: r.offsets };

@@ -59,7 +59,17 @@ def _train(kind, lines):
 
 @pytest.fixture(scope="module")
 def trained(botchan_lines):
-    return {kind: _train(kind, botchan_lines) for kind in KINDS}
+    """Each kind trained by tokenizers, as tokenizers reads it back from the JSON it saves.
+
+    Not the trained object itself: tokenizers reads floats as serde_json does, not
+    correctly rounded, so a Unigram score read back can be one unit in the last place
+    from the trainer's own (tests/python/test_serde_numbers.py), and where two
+    segmentations tie to within that unit the trained object and its own file cut a word
+    differently. The file is what ours loads, so tokenizers' reading of it is the judge.
+    (Training runs in parallel and is not the same from run to run: one run in two of
+    botchan's Unigram gave a model whose file tokenizers itself reads into a tokenizer
+    that cuts "opinion......." otherwise than the trained one.)"""
+    return {kind: tokenizers.Tokenizer.from_str(_train(kind, botchan_lines).to_str()) for kind in KINDS}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -88,11 +98,8 @@ def test_what_we_save_tokenizers_loads(kind, trained, multilingual_lines, botcha
     ours = Tokenizer.from_str(theirs.to_str())
     reloaded = tokenizers.Tokenizer.from_str(ours.to_str())
     assert mismatches(reloaded, theirs, botchan_lines[::5] + multilingual_lines, FULL) == []
-    # and we hold and write what tokenizers holds after reading the same text, field
-    # for field (its float parsing is serde_json's, which is not Python's: a score
-    # read back can be one unit in the last place from the trainer's own)
-    read_by_them = tokenizers.Tokenizer.from_str(theirs.to_str())
-    assert json.loads(ours.to_str()) == json.loads(read_by_them.to_str())
+    # and we hold and write what tokenizers holds after reading the same text, field for field
+    assert json.loads(ours.to_str()) == json.loads(theirs.to_str())
 
 
 def test_bert_round_trip(bert_json, botchan_lines, multilingual_lines, tmp_path):

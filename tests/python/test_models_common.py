@@ -28,6 +28,16 @@ def model_dict_of(hf: tokenizers.Tokenizer) -> dict:
     return json.loads(hf.to_str())["model"]
 
 
+def with_tokenizers_scores(ours):
+    """(ours, hf): `ours` rebuilt with the scores tokenizers holds after reading its JSON,
+    and that reading. tokenizers reads floats as serde_json does, not correctly rounded,
+    so a long score can come back one unit in the last place; where two segmentations tie
+    to within that unit, the same model would cut a word two ways. What tokenizers then
+    writes, read here exactly, is what it holds."""
+    hf = hf_from_model_dict(ours.to_dict())
+    return models.from_dict(model_dict_of(hf)), hf
+
+
 def mismatches(ours, hf: tokenizers.Tokenizer, words) -> list:
     """Every word whose ids, token strings or char offsets differ from HF's."""
     bad = []

@@ -14,7 +14,8 @@ from tokenizers import pre_tokenizers as hf_pre
 from tokenizers import trainers as hf_trainers
 
 from subword_lab import models
-from test_models_common import EXOTIC, hf_from_model_dict, mismatches, model_dict_of, words_of
+from test_models_common import (EXOTIC, hf_from_model_dict, mismatches, model_dict_of, with_tokenizers_scores,
+                                words_of)
 
 BYTES = [f"<0x{b:02X}>" for b in range(256)]
 
@@ -48,7 +49,7 @@ def sp_pieces(botchan_unigram_model):
 def test_trained_unigram_on_every_botchan_word(trained, botchan_words):
     ours = models.from_dict(trained)
     assert ours.to_dict() == trained
-    hf = hf_from_model_dict(ours.to_dict())
+    ours, hf = with_tokenizers_scores(ours)
     words = metaspace(botchan_words) + botchan_words + EXOTIC + metaspace(EXOTIC)
     assert len(botchan_words) > 40_000
     assert mismatches(ours, hf, words) == []
@@ -58,16 +59,14 @@ def test_byte_fallback(trained, botchan_words):
     d = dict(trained, byte_fallback=True)
     low = min(score for _, score in trained["vocab"])
     d["vocab"] = trained["vocab"] + [[b, low - 1.0] for b in BYTES[:200]]  # some bytes missing
-    ours = models.from_dict(d)
-    hf = hf_from_model_dict(ours.to_dict())
+    ours, hf = with_tokenizers_scores(models.from_dict(d))
     words = metaspace(botchan_words[:5000]) + EXOTIC + metaspace(EXOTIC) + ["ÿþ", "a\U0010FFFFb"]
     assert mismatches(ours, hf, words) == []
 
 
 def test_sentencepiece_botchan_model_pieces(sp_pieces, botchan_words):
     pieces, unk_id = sp_pieces
-    ours = models.Unigram(pieces, unk_id=unk_id)
-    hf = hf_from_model_dict(ours.to_dict())
+    ours, hf = with_tokenizers_scores(models.Unigram(pieces, unk_id=unk_id))
     assert len(pieces) == 1000
     words = metaspace(botchan_words) + metaspace([w.lower() for w in botchan_words]) + EXOTIC
     assert mismatches(ours, hf, words) == []

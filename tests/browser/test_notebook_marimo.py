@@ -54,6 +54,28 @@ def run_all(page, url, name):
     return tokens, page.locator("[data-testid=notebook-training]")
 
 
+# Marks the widget, and lists the clicks it sees (their target's test id) in `el.clicks`.
+CLICKS = """(el) => { el.clicks = [];
+    el.addEventListener("click", (e) => el.clicks.push(e.target.dataset?.testid || e.target.nodeName), true); }"""
+
+
+def why_traffic(page) -> list[str]:
+    """What the page sends with `why_index` in it and the updates it receives with `why` in
+    them, over marimo's websocket or its HTTP API: the trace of a "why this token?" round trip."""
+    seen: list[str] = []
+
+    def frame(way, payload):
+        text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+        if "why_index" in text if way == "sent" else '"why"' in text and '"update"' in text:
+            seen.append(f"{way} (ws) {text[:160]}")
+
+    page.on("websocket", lambda ws: (ws.on("framesent", lambda f: frame("sent", f)),
+                                     ws.on("framereceived", lambda f: frame("received", f))))
+    page.on("request", lambda r: "why_index" in (r.post_data or "") and seen.append(
+        f"sent (http) {r.url} {(r.post_data or '')[:160]}"))
+    return seen
+
+
 def assert_tokens_widgets(tokens, runs, theme):
     """Each tokens widget, in `theme`, shows the sample's chips with the library's ids."""
     for widget, algo in zip(tokens.all(), ALGOS):
@@ -67,6 +89,7 @@ def test_notebook_widgets_in_marimo(browser, server):
     url = server
     runs = notebook_runs()
     with watched_page(browser, url) as page:
+        sent = why_traffic(page)
         tokens, training = run_all(page, url, "light")
         assert_tokens_widgets(tokens, runs, "light")
         rows = page.locator("[data-testid=notebook-compare] [data-testid=compare-row]")
@@ -78,15 +101,17 @@ def test_notebook_widgets_in_marimo(browser, server):
 
         # "why this token?": the click goes to the kernel through marimo, the steps come back
         second = tokens.nth(1)
-        second.evaluate("(el) => { el.clickedHere = true; }")
+        second.evaluate(CLICKS)
         second.locator("[data-testid=token][data-index='1']").click()
         why = second.locator("[data-testid=why]")
         try:
             expect(why).to_have_attribute("data-state", "steps")
-        except AssertionError as error:
-            replaced = not second.evaluate("(el) => Boolean(el.clickedHere)")
-            raise AssertionError(f"no steps drawn; the widget {'was' if replaced else 'was not'} "
-                                 "replaced after the click") from error
+        except AssertionError as error:  # where the click was lost, for whoever mends it
+            replaced = not second.evaluate("(el) => Boolean(el.clicks)")
+            raise AssertionError(
+                f"no steps drawn; the widget {'was' if replaced else 'was not'} replaced after the "
+                f"click; clicks it saw: {None if replaced else second.evaluate('(el) => el.clicks')}; "
+                f"why_index sent and why received: {sent}") from error
         expect(why.locator("[data-testid=player-position]")).to_have_text(re.compile(r"^0 / [1-9]\d*$"))
         look(page, second, "marimo-tokens-why.png")
 

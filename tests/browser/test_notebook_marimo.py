@@ -60,13 +60,16 @@ CLICKS = """(el) => { el.clicks = [];
 
 
 def why_traffic(page) -> list[str]:
-    """What the page sends with `why_index` in it and the updates it receives with `why` in
-    them, over marimo's websocket or its HTTP API: the trace of a "why this token?" round trip."""
+    """What the page sends with `why_index` in it, and the updates it receives with `why` in
+    them or any widget model closed by the kernel (marimo then drops that model's updates
+    without a word), over marimo's websocket or its HTTP API: the trace of a "why this
+    token?" round trip."""
     seen: list[str] = []
 
     def frame(way, payload):
         text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
-        if "why_index" in text if way == "sent" else '"why"' in text and '"update"' in text:
+        if "why_index" in text if way == "sent" else (
+                '"why"' in text and '"update"' in text or '"method":"close"' in text):
             seen.append(f"{way} (ws) {text[:160]}")
 
     page.on("websocket", lambda ws: (ws.on("framesent", lambda f: frame("sent", f)),

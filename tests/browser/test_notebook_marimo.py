@@ -38,7 +38,8 @@ def server(tmp_path, request):
 
 
 def run_all(page, url, name):
-    """Open the notebook, press marimo's "run all", wait for the three runs to end."""
+    """Open the notebook, press marimo's "run all", wait for the three runs to end and every
+    cell to be idle."""
     open_editor(page, url).click()
     tokens = page.locator("[data-testid=notebook-tokens]")
     try:

@@ -137,3 +137,8 @@ def english_left(page) -> list[tuple[str, str, str]]:
         for word in sorted(_words(text) & vocabulary):
             found.append((word, text[:160], where))
     return found
+
+
+def described(left: list[tuple[str, str, str]]) -> list[str]:
+    """english_left()'s findings, one line each: the word, the string it is in, where."""
+    return [f"{word!r} in {text!r} ({where})" for word, text, where in left]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from english_check import english_in, english_left, english_vocabulary
+from english_check import described, english_in, english_left, english_vocabulary
 from test_i18n import open_view
 
 
@@ -63,7 +63,7 @@ def test_the_llama_4_note_is_translated(app, lang):
     page.get_by_test_id("tokenizer-filter").fill("llama 4")
     assert note.is_visible() and note.text_content().strip()
     left = english_left(page)
-    assert left == [], "\n".join(f"{word!r} in {text!r} ({where})" for word, text, where in left)
+    assert left == [], "\n".join(described(left))
 
 
 @pytest.mark.parametrize("lang", ["vi", "zh"])

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from english_check import english_left
+from english_check import described, english_left
 
 LANGS = ["en", "vi", "zh"]
 VIEWS = {
@@ -76,7 +76,7 @@ def test_every_string_is_translated(app, lang, view):
     if lang != "en":
         assert ENGLISH.isdisjoint(strings), ENGLISH & set(strings)
         left = english_left(page)
-        assert left == [], "\n".join(f"{word!r} in {text!r} ({where})" for word, text, where in left)
+        assert left == [], "\n".join(described(left))
         assert page.get_by_test_id("view-tab-tokenize").text_content() != "Tokenize"
     else:
         assert page.get_by_test_id("view-tab-tokenize").text_content() == "Tokenize"

@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 import pytest
 
-from english_check import english_left
+from english_check import described, english_left
 
 VIEWS = ["tokenize", "pipeline", "train", "encode", "compare", "chat"]
 LANGS = ["en", "vi", "zh"]
@@ -158,7 +158,7 @@ def look(page, case) -> list[str]:
 
 def english(page, case) -> list[str]:
     """English left in a translated page (tests/browser/english_check.py)."""
-    return [f"English left: {word!r} in {text!r} ({where})" for word, text, where in english_left(page)]
+    return [f"English left: {line}" for line in described(english_left(page))]
 
 
 # Each check: (page, case) -> problems. case: {width, lang, view, first, tokenizer}.

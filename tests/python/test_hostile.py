@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -545,8 +546,14 @@ def test_hostile_texts(tmp_path, name):
 
 # -- the command line -----------------------------------------------------------------------------
 
-def _limit_memory():
+def _as_from_a_terminal():
+    """The child's start: bounded memory, and Ctrl-C (SIGINT) at its default, as in a
+    terminal. A process started in the background by a shell without job control inherits
+    SIGINT ignored, and a shell cannot undo that for its own children, so the Ctrl-C case
+    would test nothing: the interrupt never reached the command, which trained to the
+    end (seen when the test run itself was started that way)."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _hashes(folder):
@@ -565,7 +572,7 @@ def _cli(folder, shell_line, stdin=b""):
     # the timeout only keeps a hang from stalling the run; the bound is on CPU time
     done = subprocess.run(["bash", "-c", "set -o pipefail; " + shell_line], cwd=folder,
                           input=stdin, capture_output=True, env=env, timeout=600,
-                          preexec_fn=_limit_memory)
+                          preexec_fn=_as_from_a_terminal)
     spent = _children_cpu() - started
     after = _hashes(folder)
     changed = [name for name, digest in before.items() if after.get(name) != digest]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,13 @@ def executed(tmp_path_factory):
     client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
                                      resources={"metadata": {"path": str(tmp_path_factory.mktemp("run"))}})
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "py"), os.environ.get("PYTHONPATH", "")]))
-    client.execute(env=env)
+    # the Jupyter client sets this process's Ctrl-C handler and leaves it set; put back
+    # what the test run had, so that later tests in this worker see the same process
+    ctrl_c = signal.getsignal(signal.SIGINT)
+    try:
+        client.execute(env=env)
+    finally:
+        signal.signal(signal.SIGINT, ctrl_c)
     return nb
 
 

@@ -72,3 +72,28 @@ def test_cancel_api_with_nothing_running_says_so(app):
     assert app.page.evaluate("subwordLab.restarts()") == 0
 
 
+
+
+def test_a_request_waiting_behind_long_work_is_not_timed_out(app):
+    """Python answers one request at a time: a short request sent while a long one runs
+    waits for it, and its own time starts only then. (It used to start at once: behind a
+    long training or encode the short request "had no answer", and Python was restarted
+    under the long work, which was lost.) An engine of its own, with a 1 s limit."""
+    app.open()
+    done = app.page.evaluate("""async (text) => {
+        const { Engine } = await import('./lib/engine.js');
+        const engine = new Engine(new URL('./worker.js', location.href), { timeouts: { default: 1000 } });
+        await engine.booted;
+        await engine.request('openPreset', { key: 't', file: 'presets/bert-base-uncased.tokenizer.json' },
+                             [], { timeout: 0 });
+        const started = performance.now();
+        const long = engine.request('encode', { key: 't', text, limit: null }, [], { timeout: 0 });
+        const short = engine.request('encode', { key: 't', text: 'hello world', limit: null });
+        const results = await Promise.allSettled([long, short]);
+        const took = performance.now() - started;
+        engine.terminate(new Error('the test is over'));
+        return { took, restarts: engine.restarts,
+                 results: results.map((r) => r.status === 'fulfilled' ? 'ok' : r.reason.kind || String(r.reason)) };
+    }""", BIG)
+    assert done["took"] > 1500, done  # the long encode did outlast the short one's limit
+    assert done["results"] == ["ok", "ok"] and done["restarts"] == 0, done

@@ -6,6 +6,8 @@
 // A user regex that backtracks without end is ended the same way (web/lib/regex-watch.js),
 // and the new Python is told which text hung, so that text fails at once next time.
 import { RegexWatch, regexMessage } from "./regex-watch.js";
+import { t } from "../i18n/index.js";
+import "./engine-strings.js";
 
 const BUSY_AFTER_MS = 300; // a Stop control shows once a request has taken this long
 
@@ -31,6 +33,11 @@ export class Engine {
     this.restoreListeners = new Set();
     this.snapshotListeners = new Set();
     this.journal = new Map(); // what to replay on a new worker: key -> {cmd, args}
+    // Settles once every request sent so far has: Python answers one at a time, so a
+    // request's clock starts only when those before it are done (a long training before
+    // it is not this request being stuck).
+    /** @type {Promise<unknown>} */
+    this.earlier = Promise.resolve();
     this.hung = []; // the regex matches a worker was ended for: {pattern, digest, seconds}
     this.watch = new RegexWatch((match) => this.regexStuck(match));
     this.gate = null; // while a new worker reopens the tokenizers, requests wait for it
@@ -90,6 +97,8 @@ export class Engine {
     return new Promise((resolve, reject) => {
       const limit = timeout ?? this.timeouts[cmd] ?? this.timeouts.default;
       const entry = { cmd, reject };
+      const before = this.earlier;
+      this.earlier = Promise.all([before, new Promise((done) => { entry.done = done; })]);
       // Only an open that worked goes into the journal: one that failed or hung is not
       // replayed into the next worker.
       entry.resolve = (value) => { if (memo) this.journal.set(memo.key, memo.entry); resolve(value); };
@@ -98,8 +107,9 @@ export class Engine {
       const send = () => {
         if (this.pending.get(id) !== entry) return;
         this.worker.postMessage({ id, cmd, args }, transfer);
-        // The clock starts once Python is up: starting it is not this request's fault.
-        if (limit > 0) this.booted.then(() => {
+        // The clock starts once Python is up and has answered every request sent before
+        // this one: neither is this request's fault.
+        if (limit > 0) Promise.all([this.booted, before]).then(() => {
           if (this.pending.get(id) === entry) entry.deadline = setTimeout(() => this.stuck(cmd, limit), limit);
         }, () => {});
       };
@@ -133,6 +143,7 @@ export class Engine {
     const entry = this.pending.get(id);
     clearTimeout(entry.busyTimer);
     clearTimeout(entry.deadline);
+    entry.done?.(); // none for the replay's own requests (requestRaw)
     this.pending.delete(id);
     this.updateBusy();
   }
@@ -188,8 +199,8 @@ export class Engine {
     this.restarts += 1;
     const failed = [...this.pending.keys()];
     const kind = reason === "cancelled" ? "cancelled" : "timeout";
-    const message = reason === "cancelled" ? "stopped"
-      : reason === "regex" ? detail.error : `no answer in ${detail.seconds} s`;
+    const message = reason === "cancelled" ? t("engine.stopped")
+      : reason === "regex" ? detail.error : t("engine.noAnswer", { seconds: detail.seconds });
     for (const id of failed) {
       const entry = this.pending.get(id);
       this.settle(id);

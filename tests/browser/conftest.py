@@ -8,14 +8,16 @@ did not expect it.
 Each test's page opens in one browser context that the whole session shares, as a
 returning visitor's tab would: Python starts from the memory snapshot that a first
 visit stored there (web/lib/snapshot.js), in about a third of a first visit's time.
-Between tests the context keeps only that snapshot: every other cache is emptied,
-and a test that dropped the snapshot (?nosnapshot, ?nosw) has it stored again, so
-every test starts from the same state. A test that needs a first visit, or that
+Between tests the context keeps only that snapshot (and the browser's HTTP cache, which
+the server has revalidated on every load): every other cache is emptied, in the test's
+own page before the test gets it, and a test that dropped the snapshot (?nosnapshot,
+?nosw) has it stored again, so every test starts from the same state. A test that needs a first visit, or that
 changes its context (routes, offline, service workers), is marked `fresh_context`
 and gets a context of its own.
 """
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
@@ -29,8 +31,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import build  # build.py: the same server `npm start` runs
 
+# Every host but this machine's is unknown to the browser, so a request to another origin
+# fails at once without the tests intercepting requests (Playwright routes cost about a
+# tenth of each page open: every request goes through the test process).
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 READY = "html[data-engine=ready], html[data-engine=error]"
 # How long an `expect` waits for what it expects (Playwright's default is 5 s). It only
@@ -49,12 +55,24 @@ def chromium_path() -> str | None:
     return None  # Playwright's own browser, if installed
 
 
+BLANK = Path(__file__).resolve().parent / "blank.html"
+# Served beside dist/ for the tests: axe-core (from our own origin, so the page's
+# Content-Security-Policy allows it) and an empty page of the origin.
+TEST_FILES = {"/__test__/axe.min.js": AXE, "/__test__/blank.html": BLANK}
+
+
+class SiteHandler(build.Handler):
+    def translate_path(self, path):
+        known = TEST_FILES.get(path.split("?", 1)[0])
+        return str(known) if known else super().translate_path(path)
+
+
 @pytest.fixture(scope="session")
 def site():
     """dist/ (built here unless build.py test just built it), served on a free port."""
     if os.environ.get("SUBWORD_LAB_BUILT") != "1" or not (build.DIST / "index.html").exists():
         build.build()
-    server = build.make_server(build.DIST, 0)
+    server = build.Server(("127.0.0.1", 0), functools.partial(SiteHandler, directory=str(build.DIST)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -81,14 +99,13 @@ class Watch:
         self.dialogs = []
         self.requests = []
 
-    def route(self, route):
-        url = route.request.url
+    def saw(self, request):
+        """A request the page made (the context's "request" event): kept; one to another
+        origin is a finding (the browser refuses it: CHROMIUM_ARGS)."""
+        url = request.url
         self.requests.append(url)
-        if url.startswith(self.origin + "/") or url.startswith(("data:", "blob:")):
-            route.continue_()
-        else:
+        if not url.startswith((self.origin + "/", "data:", "blob:")):
             self.foreign.append(url)
-            route.abort()
 
 
 class Page:
@@ -151,16 +168,12 @@ KEEP_ONLY_THE_SNAPSHOT = """async (keep) => {
 
 
 def new_context(browser, site, **options):
-    """A context that serves the axe script from our origin and sends every other request
-    to the watch of the test running (`watched[0]`)."""
+    """A context whose every request but the test server's own files is shown to the watch
+    of the test running (`watched[0]`)."""
     context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
     watched = [Watch(site)]
-    context.route(f"{site}/__test__/axe.min.js",
-                  lambda route: route.fulfill(path=str(AXE), content_type="text/javascript"))
-    context.route(f"{site}/__test__/blank", lambda route: route.fulfill(
-        body="<!doctype html><title>blank</title>", content_type="text/html"))
-    context.route(lambda url: not url.startswith(f"{site}/__test__/"),
-                  lambda route: watched[0].route(route))
+    context.on("request", lambda request: None if "/__test__/" in request.url
+               else watched[0].saw(request))
     return context, watched
 
 
@@ -177,20 +190,18 @@ class SharedContext:
         self.site = site
         self.context, self.watched = new_context(browser, site, service_workers="block", **options)
 
-    def reset(self):
-        """Empty every cache but the snapshot's; store the snapshot if it is not there."""
-        page = self.context.new_page()
-        try:
-            page.goto(f"{self.site}/__test__/blank")
-            if page.evaluate(KEEP_ONLY_THE_SNAPSHOT, SNAPSHOT_CACHE):
-                return
-            self.watched[0] = Watch(self.site)
-            page.goto(f"{self.site}/")
-            page.wait_for_selector("html[data-snapshot]", state="attached", timeout=120_000)
-            state = page.evaluate("document.documentElement.dataset.snapshot")
-            assert state == "stored", f"the first visit stored no snapshot: {state}"
-        finally:
-            page.close()
+    def reset(self, page):
+        """In the test's new `page`, before the test sees it: empty every cache but the
+        snapshot's; store the snapshot if it is not there. (The browser's HTTP cache stays:
+        the server has every load revalidated, so a page always gets today's files.)"""
+        page.goto(f"{self.site}/__test__/blank.html")
+        if page.evaluate(KEEP_ONLY_THE_SNAPSHOT, SNAPSHOT_CACHE):
+            return
+        self.watched[0] = Watch(self.site)
+        page.goto(f"{self.site}/")
+        page.wait_for_selector("html[data-snapshot]", state="attached", timeout=120_000)
+        state = page.evaluate("document.documentElement.dataset.snapshot")
+        assert state == "stored", f"the first visit stored no snapshot: {state}"
 
 
 @pytest.fixture(scope="session")
@@ -224,10 +235,10 @@ def sized_page(shared_contexts, site):
 
     def open_page(width: int, height: int, phone: bool = False):
         shared = shared_contexts(phone)
-        shared.reset()
-        watch = shared.watched[0] = Watch(site)
         page = shared.context.new_page()
         page.set_viewport_size({"width": width, "height": height})
+        shared.reset(page)
+        watch = shared.watched[0] = Watch(site)
         page.on("pageerror", lambda error: watch.errors.append(str(error)))
         opened.append((page, watch))
         return page
@@ -244,12 +255,13 @@ def sized_page(shared_contexts, site):
 def app(browser, site, request):
     if request.node.get_closest_marker("fresh_context"):
         context, watched = new_context(browser, site)
+        page = context.new_page()
     else:
         shared = request.getfixturevalue("shared_context")
-        shared.reset()
         context, watched = shared.context, shared.watched
+        page = context.new_page()
+        shared.reset(page)
     watch = watched[0] = Watch(site)
-    page = context.new_page()
     page.on("console", lambda msg: msg.text != BLOCKED_WORKER and watch.console.append(
         f"{msg.type}: {msg.text}"))
     page.on("pageerror", lambda error: watch.errors.append(str(error)))

@@ -66,7 +66,7 @@ def shared(browser, site):
     """One watched page for the whole module, the engine ready."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     watch = Watch(site)
-    context.route(lambda url: True, watch.route)
+    context.on("request", watch.saw)
     page = context.new_page()
     page.on("pageerror", lambda error: watch.errors.append(str(error)))
     page.goto(f"{site}/?tokenizer=bert-base-uncased")

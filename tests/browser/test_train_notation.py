@@ -23,23 +23,47 @@ def open_train(app, query):
     return length
 
 
+# The head line of every list shown: what its numbers are.
+HEADS = """() => [...document.querySelectorAll('.unigram-train .ut-list')]
+    .filter((b) => !b.hidden).map((b) => b.querySelector('.ut-head .value').textContent)"""
+
+
 def heads(app):
-    return app.page.evaluate("""() => [...document.querySelectorAll('.unigram-train .ut-list')]
-        .filter((b) => !b.hidden).map((b) => b.querySelector('.ut-head .value').textContent)""")
+    return app.page.evaluate(HEADS)
 
 
-def rounds_cut(app):
-    """Round items the list's visible box cuts through (neither wholly in view nor out of it)."""
-    return app.page.evaluate("""() => {
-      const ol = document.querySelector('[data-testid=unigram-rounds]');
-      const box = ol.getBoundingClientRect();
-      return [...ol.children].filter((li) => {
-        const r = li.getBoundingClientRect();
-        const inside = r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
-        const outside = r.bottom <= box.top + 0.5 || r.top >= box.bottom - 0.5;
-        return !inside && !outside;
-      }).map((li) => li.textContent);
-    }""")
+# Every step from 1 to `length` in one round trip (two per step made most of this file's
+# time): seek as seek_main does, wait for the player to show the step and for two frames,
+# then read what the checks below judge.
+WALK = """async ({length, timeout}) => {
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const position = () => document.querySelector('#player-slot [data-testid=player-position]').textContent;
+  const heads = """ + HEADS + """;
+  const cut = () => {
+    const ol = document.querySelector('[data-testid=unigram-rounds]');
+    const box = ol.getBoundingClientRect();
+    return [...ol.children].filter((li) => {
+      const r = li.getBoundingClientRect();
+      const inside = r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+      const outside = r.bottom <= box.top + 0.5 || r.top >= box.bottom - 0.5;
+      return !inside && !outside;
+    }).map((li) => li.textContent);
+  };
+  const seen = [];
+  for (let k = 1; k <= length; k++) {
+    window.subwordLab.player().seek(k);
+    const since = performance.now();
+    while (!position().startsWith(k + ' /')) {
+      if (performance.now() - since > timeout) throw new Error(`step ${k} never shown: ${position()}`);
+      await frames();
+    }
+    await frames();
+    seen.push({heads: heads(), cut: cut(),
+               shown: document.querySelector('.unigram-train').innerText
+                 + document.querySelector('#player-slot [data-testid=narration]').textContent});
+  }
+  return seen;
+}"""
 
 
 @pytest.mark.parametrize("lang", ["en", "vi", "zh"])
@@ -53,13 +77,10 @@ def test_unigram_training_reads_clearly(app, lang, method):
         seek(app, 0)
         at_start = heads(app)
         assert at_start and all(at_start), at_start
-        for k in range(1, length + 1):
-            seek(app, k)
-            assert all(heads(app)), (k, heads(app))
-            shown = app.page.locator(".unigram-train").inner_text() + \
-                app.page.locator("#player-slot [data-testid=narration]").text_content()
-            assert not LONG_DECIMAL.search(shown), (k, LONG_DECIMAL.search(shown).group())
-            assert rounds_cut(app) == [], (k, width)
+        for k, seen in enumerate(app.page.evaluate(WALK, {"length": length, "timeout": 30_000}), 1):
+            assert all(seen["heads"]), (k, seen["heads"])
+            assert not LONG_DECIMAL.search(seen["shown"]), (k, LONG_DECIMAL.search(seen["shown"]).group())
+            assert seen["cut"] == [], (k, width)
         at_end = heads(app)
         assert at_end[-1] != at_start[-1]  # the vocabulary's numbers changed meaning: log-probabilities
         app.page.screenshot(path=shot_path(f"train-unigram-{method}-{lang}-{width}.png"), full_page=True)

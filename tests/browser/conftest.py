@@ -11,9 +11,9 @@ visit stored there (web/lib/snapshot.js), in about a third of a first visit's ti
 Between tests the context keeps only that snapshot (and the browser's HTTP cache, which
 the server has revalidated on every load): every other cache is emptied, in the test's
 own page before the test gets it, and a test that dropped the snapshot (?nosnapshot,
-?nosw) has it stored again, so every test starts from the same state. A test that needs a first visit, or that
-changes its context (routes, offline, service workers), is marked `fresh_context`
-and gets a context of its own.
+?nosw) has it stored again, so every test starts from the same state. A test that needs
+a first visit, or that changes its context (routes, offline, service workers), is marked
+`fresh_context` and gets a context of its own.
 """
 from __future__ import annotations
 

@@ -72,8 +72,6 @@ def test_cancel_api_with_nothing_running_says_so(app):
     assert app.page.evaluate("subwordLab.restarts()") == 0
 
 
-
-
 def test_a_request_waiting_behind_long_work_is_not_timed_out(app):
     """Python answers one request at a time: a short request sent while a long one runs
     waits for it, and its own time starts only then. (It used to start at once: behind a

@@ -61,3 +61,46 @@ def open_editor(page, url: str):
         take_over.click()
     expect(run).to_be_enabled(timeout=120_000)
     return run
+
+
+# Resolves once nothing on the page has moved for 300 ms.
+STILL = """() => new Promise((done) => {
+    let timer = 0;
+    const watch = new PerformanceObserver(() => arm());
+    const arm = () => { clearTimeout(timer); timer = setTimeout(() => { watch.disconnect(); done(); }, 300); };
+    watch.observe({ type: "layout-shift" });
+    arm();
+})"""
+
+
+# Scrolls the notebook's scroller a screen at a time to its end, then back to the top,
+# waiting at each screen until nothing has moved for 300 ms.
+WALK = """async (cell) => {
+    let scroller = document.scrollingElement;
+    for (let e = cell.parentElement; e; e = e.parentElement) {
+        const overflow = getComputedStyle(e).overflowY;
+        if ((overflow === "auto" || overflow === "scroll") && e.scrollHeight > e.clientHeight) { scroller = e; break; }
+    }
+    const still = """ + STILL + """;
+    for (let top = 0; top < scroller.scrollHeight; top += scroller.clientHeight) {
+        scroller.scrollTop = top;
+        await still();
+    }
+    scroller.scrollTop = 0;
+}"""
+
+
+def settle(page) -> None:
+    """Bring every cell of the notebook into view once, waiting at each screen for the page
+    to be still, then go back to the top.
+
+    marimo's code editors (CodeMirror) measure their lines again when scrolled into view; an
+    editor last measured while its long lines wrapped (seen: 36 px lines that are 18 px once
+    measured) then shrinks, moving everything below by 100 px, some 100 ms after the scroll
+    (seen after a "run all" at 1280x900, not why the lines had wrapped). A click aimed
+    just before that lands its press on one element and its release on another, and the
+    browser sends no click to either (seen: "why this token?" lost after a chip scrolled
+    into view). After this walk no editor is left to measure, so no later scroll moves the
+    page under a click."""
+    page.locator(".marimo-cell").first.evaluate(WALK)
+    page.evaluate(STILL)

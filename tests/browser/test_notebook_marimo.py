@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from jupyter_host import assert_run_plays, chip_ids, look, watched_page
-from marimo_host import open_editor, serve
+from marimo_host import open_editor, serve, settle
 from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,9 +55,12 @@ def run_all(page, url, name):
     return tokens, page.locator("[data-testid=notebook-training]")
 
 
-# Marks the widget, and lists the clicks it sees (their target's test id) in `el.clicks`.
+# Marks the widget, and lists the presses and clicks it sees (with their target's test id)
+# in `el.clicks`: a press on a chip and a click on the widget itself mean the page moved
+# between press and release.
 CLICKS = """(el) => { el.clicks = [];
-    el.addEventListener("click", (e) => el.clicks.push(e.target.dataset?.testid || e.target.nodeName), true); }"""
+    for (const type of ["mousedown", "click"])
+        el.addEventListener(type, (e) => el.clicks.push(`${type} ${e.target.dataset?.testid || e.target.nodeName}`), true); }"""
 
 
 def why_traffic(page) -> list[str]:
@@ -103,10 +106,12 @@ def test_notebook_widgets_in_marimo(browser, server):
         look(page, tokens.first, "marimo-tokens.png")
         look(page, page.locator("[data-testid=notebook-compare]"), "marimo-compare.png")
 
-        # "why this token?": the click goes to the kernel through marimo, the steps come back
+        # "why this token?": the click goes to the kernel through marimo, the steps come back;
+        # pressed for as long as a person presses (a page that moves in between loses it)
+        settle(page)
         second = tokens.nth(1)
         second.evaluate(CLICKS)
-        second.locator("[data-testid=token][data-index='1']").click()
+        second.locator("[data-testid=token][data-index='1']").click(delay=120)
         why = second.locator("[data-testid=why]")
         try:
             expect(why).to_have_attribute("data-state", "steps")
@@ -114,7 +119,7 @@ def test_notebook_widgets_in_marimo(browser, server):
             replaced = not second.evaluate("(el) => Boolean(el.clicks)")
             raise AssertionError(
                 f"no steps drawn; the widget {'was' if replaced else 'was not'} replaced after the "
-                f"click; clicks it saw: {None if replaced else second.evaluate('(el) => el.clicks')}; "
+                f"click; presses and clicks it saw: {None if replaced else second.evaluate('(el) => el.clicks')}; "
                 f"why_index sent and why received: {sent}") from error
         expect(why.locator("[data-testid=player-position]")).to_have_text(re.compile(r"^0 / [1-9]\d*$"))
         look(page, second, "marimo-tokens-why.png")

@@ -29,6 +29,9 @@ export function setLang(code) {
 export function register(strings) {
   for (const [code, table] of Object.entries(strings)) {
     if (!catalogs[code]) throw new Error(`unknown language ${code}`);
+    // One key, one module: a second module registering it would change the first's words.
+    const twice = Object.keys(table).filter((key) => key in catalogs[code]);
+    if (twice.length) throw new Error(`strings registered twice: ${twice.join(", ")}`);
     Object.assign(catalogs[code], table);
   }
 }

@@ -199,7 +199,7 @@ export class Engine {
     this.restarts += 1;
     const failed = [...this.pending.keys()];
     const kind = reason === "cancelled" ? "cancelled" : "timeout";
-    const message = reason === "cancelled" ? t("engine.stopped")
+    const message = reason === "cancelled" ? t("engine.cancelled")
       : reason === "regex" ? detail.error : t("engine.noAnswer", { seconds: detail.seconds });
     for (const id of failed) {
       const entry = this.pending.get(id);

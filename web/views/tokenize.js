@@ -288,8 +288,7 @@ export class TokenizeView {
     } catch (error) {
       if (error.kind === "cancelled" || error.kind === "timeout") this.lastFailure = { text, key };
       if (!this.dirty) {
-        const message = error.kind === "cancelled" ? t("tok.stopped") : error.message;
-        this.showError(t("tok.couldNotTokenize", { message }), true);
+        this.showError(t("tok.couldNotTokenize", { message: error.message }), true);
         this.el.tokens.dataset.status = "error";
       }
     } finally {

@@ -23,7 +23,8 @@ def test_each_step_points_at_the_line_that_reported_its_event():
     bpe.encode_word("hugs", {"h": 0, "u": 1, "g": 2, "s": 3, "ug": 4}, {("u", "g"): 0},
                     on_event=recorder)
     wordpiece.encode_word("hugs", {"[UNK]": 0, "hug": 1, "##s": 2}, on_event=recorder)
-    unigram.encode_word("ab", [("a", -1.0), ("b", -1.0), ("ab", -1.5)], on_event=recorder)
+    unigram.encode_word("ab", *unigram.lookup_tables([("a", -1.0), ("b", -1.0), ("ab", -1.5)]),
+                        on_event=recorder)
     for event, step in zip(recorder.events, recorder.steps, strict=True):
         line = _line(step)
         assert "report(" in line and event["type"].split(".")[1] in line + _line(
@@ -135,3 +136,23 @@ def test_a_unigram_run_without_its_corpus_follows_the_fast_path():
     first = next(e for e in events if e["type"] == "unigram_em")
     assert em[0]["vars"]["objective"] == first["objective"]
     assert "m_step(" in _focus(em[0])
+
+
+def test_the_panel_makes_a_models_tables_once_per_text_not_once_per_word(monkeypatch):
+    """The Code panel runs every word of a text through the reference: the pair ranks of a
+    BPE and the lookup tables of a Unigram are made once for the text. (Made per word, a
+    6 KB text with o200k took minutes: 200,000 tokens' pairs listed for each of 1,199 words.)"""
+    made = []
+    for module, name in ((bpe, "ranks_of_tokens"), (bpe, "ranks_of_merges"), (unigram, "lookup_tables")):
+        original = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *args, _f=original, _n=name: made.append(_n) or _f(*args))
+    words = "hug hugs bun buns pun puns hugging " * 4
+    tokenizer = Tokenizer(BPE.from_ranks({"h": 0, "u": 1, "g": 2, "s": 3, "b": 4, "n": 5, "p": 6, "i": 7,
+                                          "ug": 8, "hug": 9, "un": 10, "in": 11}, unk_token=None))
+    tokenizer.pre_tokenizer = Whitespace()
+    REGISTRY.add("test-ranks", "test-ranks", tokenizer)
+    answer = json.loads(webapi.reference_encode(json.dumps({"key": "test-ranks", "text": words})))
+    assert answer["follows"] == "reference" and made == ["ranks_of_tokens"]
+    webapi.open_toy(json.dumps({"corpus": "course-toy", "algo": "unigram"}))
+    answer = json.loads(webapi.reference_encode(json.dumps({"key": "course-toy-unigram", "text": words})))
+    assert answer["follows"] == "reference" and made == ["ranks_of_tokens", "lookup_tables"]

@@ -21,7 +21,9 @@ BPE-dropout (skipping merges at random) is left out here.
 """
 from __future__ import annotations
 
-__all__ = ["encode_word", "encode", "ranks_of_merges", "ranks_of_tokens"]
+from collections.abc import Mapping
+
+__all__ = ["encode_word", "encode", "word_encoder", "ranks_of_merges", "ranks_of_tokens"]
 
 # The variables the Code panel shows (see steps.py).
 SHOWN = ("word", "symbols", "pair", "rank", "position", "new")
@@ -113,20 +115,48 @@ def ranks_of_merges(merges):
     return {(left, right): rank for rank, (left, right) in enumerate(merges)}
 
 
-def ranks_of_tokens(token_ranks, merges):
+def ranks_of_tokens(token_ranks):
     """(left, right) -> rank for tiktoken-style files, where each token has a rank and
-    a pair ranks as the token it makes (so two splits of one token tie)."""
-    return {(left, right): token_ranks[left + right] for left, right in merges}
+    a pair of two tokens ranks as the token it makes (so two splits of one token tie)."""
+    return PairRanks(token_ranks)
+
+
+class PairRanks(Mapping):
+    """The pair ranks of a tiktoken-style file, looked up pair by pair: a file of 200,000
+    tokens has some 900,000 pairs that merge, too many to list for every encode."""
+
+    def __init__(self, token_ranks):
+        self.token_ranks = token_ranks
+
+    def __getitem__(self, pair):
+        left, right = pair
+        if left in self.token_ranks and right in self.token_ranks:
+            return self.token_ranks[left + right]  # KeyError: the two make no token
+        raise KeyError(pair)
+
+    def __iter__(self):  # every split of a token into two tokens
+        ranked = self.token_ranks
+        return ((token[:cut], token[cut:]) for token in ranked for cut in range(1, len(token))
+                if token[:cut] in ranked and token[cut:] in ranked)
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+
+def word_encoder(model):
+    """`encode_word` with the vocabulary, merges and options of a `models.BPE`, as a
+    function of (word, on_event=None); the ranks are made once, for all the words."""
+    ranks = ranks_of_merges(model.merges) if model.ranks is None else ranks_of_tokens(model.ranks)
+
+    def encode(word, on_event=None):
+        return encode_word(word, model.vocab, ranks, unk_token=model.unk_token,
+                           continuing_subword_prefix=model.continuing_subword_prefix,
+                           end_of_word_suffix=model.end_of_word_suffix, fuse_unk=model.fuse_unk,
+                           byte_fallback=model.byte_fallback, ignore_merges=model.ignore_merges,
+                           on_event=on_event)
+    return encode
 
 
 def encode(model, word, on_event=None):
-    """`encode_word` with the vocabulary, merges and options of a `models.BPE`."""
-    if model.ranks is None:
-        ranks = ranks_of_merges(model.merges)
-    else:
-        ranks = ranks_of_tokens(model.ranks, model.merges)
-    return encode_word(word, model.vocab, ranks, unk_token=model.unk_token,
-                       continuing_subword_prefix=model.continuing_subword_prefix,
-                       end_of_word_suffix=model.end_of_word_suffix, fuse_unk=model.fuse_unk,
-                       byte_fallback=model.byte_fallback, ignore_merges=model.ignore_merges,
-                       on_event=on_event)
+    """`encode_word` of one word with a `models.BPE` (`word_encoder` for many)."""
+    return word_encoder(model)(word, on_event)

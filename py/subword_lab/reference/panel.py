@@ -85,8 +85,9 @@ def encode_steps(model, events) -> dict:
     if supported:
         words = [e["text"] for e in events if e["type"] == "model_piece"]
         try:
+            encode = module.word_encoder(model)  # its tables made once, not once per word
             for word in words:
-                module.encode(model, word, on_event=recorder)
+                encode(word, on_event=recorder)
         except Exception:  # any failure: the panel follows the fast path
             supported = False
     same = supported and recorder.events == fast
@@ -108,8 +109,8 @@ def _sample_lines(module, recorder):
                                             on_event=recorder),
                wordpiece: lambda: wordpiece.encode_word("ab", {"[UNK]": 0, "a": 1, "##b": 2},
                                                         on_event=recorder),
-               unigram: lambda: unigram.encode_word("ab", [("a", -1.0), ("b", -1.0)],
-                                                    on_event=recorder)}
+               unigram: lambda: unigram.encode_word(
+                   "ab", *unigram.lookup_tables([("a", -1.0), ("b", -1.0)]), on_event=recorder)}
     samples[module]()
 
 

@@ -19,27 +19,32 @@ words; the tests prove both give the same tokens and events.
 """
 from __future__ import annotations
 
-__all__ = ["encode_word", "encode"]
+__all__ = ["encode_word", "encode", "word_encoder", "lookup_tables"]
 
 UNK_PENALTY = 10.0
 # The variables the Code panel shows (see steps.py).
 SHOWN = ("word", "position", "start", "end", "piece", "score", "best")
 
 
-def encode_word(word, pieces, *, unk_id=None, byte_fallback=False, on_event=None):
+def lookup_tables(pieces):
+    """What `encode_word` looks pieces up in, made once for all the words of a model from
+    its [(piece, score)]: piece -> id (its index; a piece listed twice keeps its last id),
+    the scores by id, and an unknown edge's score (the lowest score - UNK_PENALTY)."""
+    scores = [score for _, score in pieces]
+    return {piece: i for i, (piece, _) in enumerate(pieces)}, scores, min(scores) - UNK_PENALTY
+
+
+def encode_word(word, vocab, scores, unk_score, *, unk_id=None, byte_fallback=False,
+                on_event=None):
     """The tokens of `word` as [piece, id, start, end] rows (offsets in characters).
 
-    pieces: [(piece, score)], the id of a piece being its index (a piece listed
-    twice keeps its last id). on_event: called with the events of docs/events.md
-    ("unigram.word" ... "unigram.done").
+    vocab, scores, unk_score: a model's `lookup_tables`. on_event: called with the
+    events of docs/events.md ("unigram.word" ... "unigram.done").
     """
     if not word:
         return []
     report = on_event or (lambda event: None)
     report({"type": "unigram.word", "word": word})
-    vocab = {piece: i for i, (piece, _) in enumerate(pieces)}
-    scores = [score for _, score in pieces]
-    unk_score = min(scores) - UNK_PENALTY
     n = len(word)
     best = [0.0] * (n + 1)   # best[p]: the best score of a path from 0 to p
     came_from = [None] * (n + 1)  # came_from[p]: (start, id) of the last edge of that path
@@ -102,7 +107,17 @@ def report_best(word, position, best, came_from, report):
             "start": start, "piece": word[start:position], "id": i})
 
 
+def word_encoder(model):
+    """`encode_word` with the pieces and options of a `models.Unigram`, as a function of
+    (word, on_event=None); the lookup tables are made once, for all the words."""
+    vocab, scores, unk_score = lookup_tables(list(zip(model.pieces, model.scores)))
+
+    def encode(word, on_event=None):
+        return encode_word(word, vocab, scores, unk_score, unk_id=model.unk_id,
+                           byte_fallback=model.byte_fallback, on_event=on_event)
+    return encode
+
+
 def encode(model, word, on_event=None):
-    """`encode_word` with the pieces and options of a `models.Unigram`."""
-    return encode_word(word, list(zip(model.pieces, model.scores)), unk_id=model.unk_id,
-                       byte_fallback=model.byte_fallback, on_event=on_event)
+    """`encode_word` of one word with a `models.Unigram` (`word_encoder` for many)."""
+    return word_encoder(model)(word, on_event)

@@ -15,7 +15,7 @@ prefix tables instead; the tests prove both give the same tokens and events.
 """
 from __future__ import annotations
 
-__all__ = ["encode_word", "encode"]
+__all__ = ["encode_word", "encode", "word_encoder"]
 
 # The variables the Code panel shows (see steps.py).
 SHOWN = ("word", "start", "end", "candidate", "tokens")
@@ -69,9 +69,17 @@ def encode_word(word, vocab, *, unk_token="[UNK]", continuing_subword_prefix="##
     return tokens
 
 
+def word_encoder(model):
+    """`encode_word` with the vocabulary and options of a `models.WordPiece`, as a function
+    of (word, on_event=None)."""
+    def encode(word, on_event=None):
+        return encode_word(word, model.vocab, unk_token=model.unk_token,
+                           continuing_subword_prefix=model.continuing_subword_prefix,
+                           max_input_chars_per_word=model.max_input_chars_per_word,
+                           on_event=on_event)
+    return encode
+
+
 def encode(model, word, on_event=None):
-    """`encode_word` with the vocabulary and options of a `models.WordPiece`."""
-    return encode_word(word, model.vocab, unk_token=model.unk_token,
-                       continuing_subword_prefix=model.continuing_subword_prefix,
-                       max_input_chars_per_word=model.max_input_chars_per_word,
-                       on_event=on_event)
+    """`encode_word` of one word with a `models.WordPiece` (`word_encoder` for many)."""
+    return word_encoder(model)(word, on_event)

@@ -181,19 +181,58 @@ def new_context(browser, site, **options):
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
+# What a test can do to its tab that outlives a navigation: a tab a test used so is closed
+# after it instead of being handed to the next test.
+LASTING = ("route", "route_from_har", "unroute", "unroute_all", "add_init_script", "expose_function",
+           "expose_binding", "emulate_media", "set_extra_http_headers", "set_default_timeout",
+           "set_default_navigation_timeout", "add_locator_handler", "on", "once")
+
+
 class SharedContext:
-    """A context the session shares: a returning visitor's, holding the stored snapshot."""
+    """A context the session shares: a returning visitor's, holding the stored snapshot, and
+    its tab, which the tests take in turn (a new tab per test cost about 0.5 core-s more:
+    a renderer process started and ended)."""
 
     def __init__(self, browser, site, **options):
         # Service workers are blocked here: a page a worker controls is served from its
         # cache, out of the watch's sight (test_offline.py checks the worker, in its own).
         self.site = site
+        self.viewport = options.get("viewport", {"width": 1280, "height": 900})
         self.context, self.watched = new_context(browser, site, service_workers="block", **options)
+        self.tab = None
+        self.listeners = []  # the fixtures' own listeners on the tab: (event, handler)
+
+    def take(self):
+        """The tab for the next test, reset: the one the last test used, at this context's
+        viewport and without that test's listeners, unless the test closed it or did to it
+        something that outlives a navigation (LASTING); else a new one."""
+        tab = self.tab
+        if tab is None or tab.is_closed() or tab.__dict__.get("lasting"):
+            if tab is not None and not tab.is_closed():
+                tab.close()
+            tab = self.tab = self.context.new_page()
+            for name in LASTING:  # each marks the tab as one not to hand on
+                setattr(tab, name, functools.partial(_lasting, tab, getattr(type(tab), name)))
+        else:
+            for event, handler in self.listeners:
+                tab.remove_listener(event, handler)
+            if tab.viewport_size != self.viewport:
+                tab.set_viewport_size(self.viewport)
+        self.listeners = []
+        self.reset(tab)
+        return tab
+
+    def listen(self, tab, event, handler):
+        """A fixture's listener on the tab (not a test's: those mark the tab LASTING),
+        removed before the tab goes to the next test."""
+        type(tab).on(tab, event, handler)
+        if tab is self.tab:
+            self.listeners.append((event, handler))
 
     def reset(self, page):
-        """In the test's new `page`, before the test sees it: empty every cache but the
-        snapshot's; store the snapshot if it is not there. (The browser's HTTP cache stays:
-        the server has every load revalidated, so a page always gets today's files.)"""
+        """In `page`, before the test sees it: empty every cache but the snapshot's; store
+        the snapshot if it is not there. (The browser's HTTP cache stays: the server has
+        every load revalidated, so a page always gets today's files.)"""
         page.goto(f"{self.site}/__test__/blank.html")
         if page.evaluate(KEEP_ONLY_THE_SNAPSHOT, SNAPSHOT_CACHE):
             return
@@ -202,6 +241,11 @@ class SharedContext:
         page.wait_for_selector("html[data-snapshot]", state="attached", timeout=120_000)
         state = page.evaluate("document.documentElement.dataset.snapshot")
         assert state == "stored", f"the first visit stored no snapshot: {state}"
+
+
+def _lasting(tab, method, *args, **kwargs):
+    tab.lasting = True
+    return method(tab, *args, **kwargs)
 
 
 @pytest.fixture(scope="session")
@@ -226,51 +270,56 @@ def shared_context(shared_contexts):
 
 @pytest.fixture
 def sized_page(shared_contexts, site):
-    """`sized_page(width, height, phone=False)`: a new page of that size in a shared context
+    """`sized_page(width, height, phone=False)`: a page of that size in a shared context
     (the phone's one if `phone`: touch screen, a phone's layout), reset as `app`'s is, so
-    Python starts from the stored snapshot. A test that opens several sizes gets each in a
-    page of its own and should close the one before. Every request to another origin is
-    refused, and fails the test, as are errors the page throws."""
+    Python starts from the stored snapshot: the context's tab for the first page of a test,
+    a new page for each other (a test that opens several should close the one before).
+    Every request to another origin is refused, and fails the test, as are errors the page
+    throws."""
     opened = []
 
     def open_page(width: int, height: int, phone: bool = False):
         shared = shared_contexts(phone)
-        page = shared.context.new_page()
+        if any(kept and tab is shared.tab for tab, _, kept in opened):
+            page = shared.context.new_page()
+            shared.reset(page)
+        else:
+            page = shared.take()
         page.set_viewport_size({"width": width, "height": height})
-        shared.reset(page)
         watch = shared.watched[0] = Watch(site)
-        page.on("pageerror", lambda error: watch.errors.append(str(error)))
-        opened.append((page, watch))
+        shared.listen(page, "pageerror", lambda error: watch.errors.append(str(error)))
+        opened.append((page, watch, page is shared.tab))
         return page
     yield open_page
-    for page, watch in opened:
-        if not page.is_closed():
+    for page, watch, kept in opened:
+        if not page.is_closed() and not kept:
             page.close()
-    for page, watch in opened:
+    for page, watch, kept in opened:
         assert watch.errors == [], watch.errors
         assert watch.foreign == [], watch.foreign
 
 
 @pytest.fixture
 def app(browser, site, request):
-    if request.node.get_closest_marker("fresh_context"):
+    fresh = request.node.get_closest_marker("fresh_context")
+    if fresh:
         context, watched = new_context(browser, site)
         page = context.new_page()
+        listen = page.on
     else:
         shared = request.getfixturevalue("shared_context")
         context, watched = shared.context, shared.watched
-        page = context.new_page()
-        shared.reset(page)
+        page = shared.take()
+        listen = functools.partial(shared.listen, page)
     watch = watched[0] = Watch(site)
-    page.on("console", lambda msg: msg.text != BLOCKED_WORKER and watch.console.append(
+    listen("console", lambda msg: msg.text != BLOCKED_WORKER and watch.console.append(
         f"{msg.type}: {msg.text}"))
-    page.on("pageerror", lambda error: watch.errors.append(str(error)))
-    page.on("dialog", lambda dialog: (watch.dialogs.append(dialog.message), dialog.dismiss()))
-    page.on("worker", lambda worker: worker.on("console", lambda msg: watch.console.append(
+    listen("pageerror", lambda error: watch.errors.append(str(error)))
+    listen("dialog", lambda dialog: (watch.dialogs.append(dialog.message), dialog.dismiss()))
+    listen("worker", lambda worker: worker.on("console", lambda msg: watch.console.append(
         f"worker {msg.type}: {msg.text}")))
     yield Page(page, site, watch)
-    page.close()
-    if request.node.get_closest_marker("fresh_context"):
+    if fresh:
         context.close()
     if not request.node.get_closest_marker("noisy"):
         assert watch.console == [], watch.console

@@ -190,7 +190,7 @@ LASTING = ("route", "route_from_har", "unroute", "unroute_all", "add_init_script
 
 class SharedContext:
     """A context the session shares: a returning visitor's, holding the stored snapshot, and
-    its tab, which the tests take in turn (a new tab per test cost about 0.5 core-s more:
+    its tab, which the tests take in turn (a new tab per test cost about 0.7 core-s more:
     a renderer process started and ended)."""
 
     def __init__(self, browser, site, **options):

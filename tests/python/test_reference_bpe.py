@@ -132,7 +132,6 @@ def test_rank_models_with_unknowns_equal_the_reference(data):
 def gpt2(gpt2_tiktoken):
     tokenizer = load(gpt2_tiktoken)
     model = tokenizer.model
-    # model.merges derives every merge from the ranks: do it once, not per word
     return Named("gpt2", tokenizer, reference.ranks_of_tokens(model.ranks))
 
 

@@ -11,10 +11,13 @@ each file) must pass too.
 """
 from __future__ import annotations
 
+import atexit
+import collections
 import json
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -73,15 +76,47 @@ def _own_specials(tok):
     return out
 
 
+class _Oracle:
+    """node-llama-cpp answering one request per line (oracle.mjs --serve): started on the
+    first request and kept for the session, so node and llama.cpp start once per worker
+    instead of once per file."""
+
+    def __init__(self):
+        self.process = None
+        self.stderr = collections.deque(maxlen=200)
+
+    def _start(self):
+        if not _node_ready():
+            pytest.fail("node and tests/realfiles/llama_oracle/node_modules are needed "
+                        "(python3 build.py test installs them)")
+        self.process = subprocess.Popen(["node", str(ORACLE), "--serve"], cwd=ROOT, text=True,
+                                        encoding="utf-8", stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        threading.Thread(target=self.stderr.extend, args=(self.process.stderr,), daemon=True).start()
+        atexit.register(self.close)
+
+    def ask(self, path, texts):
+        if self.process is None or self.process.poll() is not None:
+            self._start()
+        self.process.stdin.write(json.dumps({"model": str(path), "texts": texts}) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        assert line, f"llama.cpp stopped: {''.join(self.stderr)[-2000:]}"
+        out = json.loads(line)
+        assert "error" not in out, f"{out['error']}: {''.join(self.stderr)[-2000:]}"
+        return out
+
+    def close(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait(timeout=60)
+
+
+_ORACLE = _Oracle()
+
+
 def _oracle(path, texts):
-    if not _node_ready():
-        pytest.fail("node and tests/realfiles/llama_oracle/node_modules are needed "
-                    "(python3 build.py test installs them)")
-    run = subprocess.run(["node", str(ORACLE)], input=json.dumps({"model": str(path),
-                                                                  "texts": texts}),
-                         capture_output=True, text=True, cwd=ROOT)
-    assert run.returncode == 0, run.stderr[-2000:]
-    return json.loads(run.stdout)
+    return _ORACLE.ask(path, texts)
 
 
 def _differences(tok, texts, ref):

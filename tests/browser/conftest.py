@@ -6,8 +6,10 @@ page error and dialog is recorded; a test fails if any of them happened and it
 did not expect it.
 
 Each test's page opens in one browser context that the whole session shares, as a
-returning visitor's tab would: Python starts from the memory snapshot that a first
-visit stored there (web/lib/snapshot.js), in about a third of a first visit's time.
+returning visitor's tab would: a Chromium profile on disk, where Python starts from the
+memory snapshot that a first visit stored (web/lib/snapshot.js), in about a third of a
+first visit's time, and Pyodide's WebAssembly and the page's scripts come compiled from
+Chromium's code cache.
 Between tests the context keeps only that snapshot (and the browser's HTTP cache, which
 the server has revalidated on every load): every other cache is emptied, in the test's
 own page before the test gets it, and a test that dropped the snapshot (?nosnapshot,
@@ -81,11 +83,18 @@ def site():
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright_driver():
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver):
+    """Chromium for the contexts a test makes for itself: each is a private window's,
+    with nothing stored, as a first visit's."""
+    chromium = playwright_driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 class Watch:
@@ -170,7 +179,11 @@ KEEP_ONLY_THE_SNAPSHOT = """async (keep) => {
 def new_context(browser, site, **options):
     """A context whose every request but the test server's own files is shown to the watch
     of the test running (`watched[0]`)."""
-    context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+    return watch_context(browser.new_context(**{"viewport": {"width": 1280, "height": 900},
+                                                **options}), site)
+
+
+def watch_context(context, site):
     watched = [Watch(site)]
     context.on("request", lambda request: None if "/__test__/" in request.url
                else watched[0].saw(request))
@@ -193,13 +206,20 @@ class SharedContext:
     its tab, which the tests take in turn (a new tab per test cost about 0.7 core-s more:
     a renderer process started and ended)."""
 
-    def __init__(self, browser, site, **options):
-        # Service workers are blocked here: a page a worker controls is served from its
-        # cache, out of the watch's sight (test_offline.py checks the worker, in its own).
+    def __init__(self, playwright, profile, site, **options):
+        # A browser of its own with a profile on disk, as a returning visitor's: Chromium
+        # keeps the code it compiled (Pyodide's WebAssembly, the scripts) only there, not
+        # in a private window's context, and compiling it again cost some 1.2 core-s per
+        # page (4.1 -> 2.9 core-s a load, measured). Service workers are blocked here: a
+        # page a worker controls is served from its cache, out of the watch's sight
+        # (test_offline.py checks the worker, in its own).
         self.site = site
-        self.viewport = options.get("viewport", {"width": 1280, "height": 900})
-        self.context, self.watched = new_context(browser, site, service_workers="block", **options)
-        self.tab = None
+        self.viewport = options.setdefault("viewport", {"width": 1280, "height": 900})
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=chromium_path(), args=CHROMIUM_ARGS,
+            service_workers="block", **options)
+        self.context, self.watched = watch_context(context, site)
+        self.tab = _marks_lasting(context.pages[0]) if context.pages else None
         self.listeners = []  # the fixtures' own listeners on the tab: (event, handler)
 
     def take(self):
@@ -210,9 +230,7 @@ class SharedContext:
         if tab is None or tab.is_closed() or tab.__dict__.get("lasting"):
             if tab is not None and not tab.is_closed():
                 tab.close()
-            tab = self.tab = self.context.new_page()
-            for name in LASTING:  # each marks the tab as one not to hand on
-                setattr(tab, name, functools.partial(_lasting, tab, getattr(type(tab), name)))
+            tab = self.tab = _marks_lasting(self.context.new_page())
         else:
             for event, handler in self.listeners:
                 tab.remove_listener(event, handler)
@@ -243,20 +261,27 @@ class SharedContext:
         assert state == "stored", f"the first visit stored no snapshot: {state}"
 
 
+def _marks_lasting(tab):
+    for name in LASTING:  # each marks the tab as one not to hand on
+        setattr(tab, name, functools.partial(_lasting, tab, getattr(type(tab), name)))
+    return tab
+
+
 def _lasting(tab, method, *args, **kwargs):
     tab.lasting = True
     return method(tab, *args, **kwargs)
 
 
 @pytest.fixture(scope="session")
-def shared_contexts(browser, site):
+def shared_contexts(playwright_driver, site, tmp_path_factory):
     """`shared_contexts(phone)`: the session's desktop context, or its phone context (PHONE),
     each made on first use and kept, snapshot and all, for every later test."""
     made = {}
 
     def get(phone: bool = False) -> SharedContext:
         if phone not in made:
-            made[phone] = SharedContext(browser, site, **(PHONE if phone else {}))
+            profile = tmp_path_factory.mktemp("phone-profile" if phone else "profile")
+            made[phone] = SharedContext(playwright_driver, profile, site, **(PHONE if phone else {}))
         return made[phone]
     yield get
     for shared in made.values():

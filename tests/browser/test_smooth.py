@@ -68,8 +68,9 @@ def seek(page, k):
                            ".textContent.startsWith(k + ' /')", arg=k)
 
 
-def test_botchan_bpe_5000_merges_plays_and_scrubs_smoothly(app, browser, botchan_txt):
+def test_botchan_bpe_5000_merges_plays_and_scrubs_smoothly(app, botchan_txt):
     page, site = app.page, app.site
+    browser = page.context.browser  # the shared context's own (conftest.py), which is traced
     training = bench.traced(browser, page, site, lambda: bench.open_run(page, site, bench.RUNS["bpe"]),
                             after_mark="subwordlab:ready")
     assert page.evaluate("window.__smooth.unsupported") is None  # the long-task observer ran
@@ -101,8 +102,9 @@ def test_botchan_bpe_5000_merges_plays_and_scrubs_smoothly(app, browser, botchan
 
 
 @pytest.mark.parametrize("query", [bench.RUNS["unigram"]])
-def test_botchan_unigram_em_plays_and_scrubs_smoothly(app, browser, query):
+def test_botchan_unigram_em_plays_and_scrubs_smoothly(app, query):
     page, site = app.page, app.site
+    browser = page.context.browser
     check("training", bench.traced(browser, page, site, lambda: bench.open_run(page, site, query),
                                    after_mark="subwordlab:ready"))
     assert page.evaluate("window.subwordLab.player().length") > 5

@@ -687,9 +687,11 @@ def test(extra: list[str]) -> int:
     # each with its own Chromium (one page at a time kept 1.4 cores busy: Chromium's
     # threads, Pyodide, Playwright), a test file wholly on one worker (files share a
     # server or a context).
+    # The layers' longest tests (tokenizers' own suite in one test, the Pyodide runs) are
+    # collected first, so they start first: last, one of them kept a core busy alone.
     cores = os.cpu_count() or 1
-    runs = [("library", [p for p in ("tests/python", "tests/realfiles", "tests/compat",
-                                      "tests/pyodide") if (ROOT / p).exists()],
+    runs = [("library", [p for p in ("tests/compat", "tests/pyodide", "tests/python",
+                                      "tests/realfiles") if (ROOT / p).exists()],
              ["-n", str(min(cores, 8))]),
             ("browser", [p for p in ("tests/browser",) if (ROOT / p).exists()],
              ["-n", str(min(cores, 2)), "--dist", "loadfile"])]

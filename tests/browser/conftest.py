@@ -210,7 +210,7 @@ class SharedContext:
         # A browser of its own with a profile on disk, as a returning visitor's: Chromium
         # keeps the code it compiled (Pyodide's WebAssembly, the scripts) only there, not
         # in a private window's context, and compiling it again cost some 1.2 core-s per
-        # page (4.1 -> 2.9 core-s a load, measured). Service workers are blocked here: a
+        # page (3.5-3.7 -> 2.6-2.8 core-s a load, measured). Service workers are blocked here: a
         # page a worker controls is served from its cache, out of the watch's sight
         # (test_offline.py checks the worker, in its own).
         self.site = site
@@ -325,10 +325,10 @@ def sized_page(shared_contexts, site):
 
 
 @pytest.fixture
-def app(browser, site, request):
+def app(site, request):
     fresh = request.node.get_closest_marker("fresh_context")
-    if fresh:
-        context, watched = new_context(browser, site)
+    if fresh:  # the private-window browser is started only for the tests that need one
+        context, watched = new_context(request.getfixturevalue("browser"), site)
         page = context.new_page()
         listen = page.on
     else:

@@ -3,9 +3,11 @@
 
 // Encode `text` with the events of docs/events.md. The worker sends a call's events in
 // batches before its reply, and runs one call at a time, so everything that arrives
-// between the request and the reply belongs to it.
-export async function traceEncode(engine, key, text) {
-  const { result, events } = await traced(engine, "trace_encode", { key, text });
+// between the request and the reply belongs to it. `steps: "stages"` asks for the
+// pipeline's steps and each piece's tokens only, not the model's own steps (what the
+// pipeline view draws: a long sentencepiece text's merges run to megabytes).
+export async function traceEncode(engine, key, text, { steps = "all" } = {}) {
+  const { result, events } = await traced(engine, "trace_encode", { key, text, steps });
   return { events, ids: result.ids, tokens: result.tokens, offsets: result.offsets, text, key };
 }
 

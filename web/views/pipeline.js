@@ -135,7 +135,7 @@ class PipelineView {
       player.load({ length: 0, render: () => {}, narrate: () => "" });
       return;
     }
-    const trace = await traceEncode(engine, key, text);
+    const trace = await traceEncode(engine, key, text, { steps: "stages" });
     if (run !== this.run) return;
     this.say(null);
     this.model = digest(trace, info);

@@ -6,8 +6,21 @@ report the same steps with these builders.
 """
 from __future__ import annotations
 
-__all__ = ["added_tokens_event", "final_event", "normalize_event", "piece_event",
-           "pre_tokenize_event"]
+__all__ = ["STAGE_TYPES", "added_tokens_event", "final_event", "is_stage", "normalize_event",
+           "piece_event", "pre_tokenize_event"]
+
+# The pipeline's own steps (docs/events.md, "the pipeline"): what a view of the stages
+# draws. The model's steps between a piece's `model_piece` and its `<model>.done` are
+# not among them: a sentencepiece BPE text is one piece whose every merge lists all its
+# symbols, some 20 MB of events for 6 KB of text, none of which such a view reads.
+STAGE_TYPES = frozenset({"input", "added_tokens", "normalize", "pre_tokenize", "model_piece",
+                         "encoding"})
+
+
+def is_stage(event) -> bool:
+    """True for a pipeline step and for each piece's `<model>.done` (the piece's tokens)."""
+    kind = event["type"]
+    return kind in STAGE_TYPES or kind.endswith(".done")
 
 
 def _span(ns):

@@ -15,6 +15,7 @@ import json
 
 from .. import __version__
 from ..core.regex import guard as regex_guard
+from ..pipeline.events import is_stage
 from .registry import REGISTRY
 from .utf16 import ASTRAL as _ASTRAL, utf16_offsets as _utf16_offsets
 from .count import count_start, count_step  # noqa: F401  (whole-text counts)
@@ -144,16 +145,22 @@ def encode(key: str, text: str, limit=None, special_tokens=None) -> str:
 def trace_encode(args_json: str, emit) -> str:
     """Encode with the step events of docs/events.md streamed to `emit` (one JSON string each).
 
-    args: {"key": tokenizer key, "text": str, "special_tokens": optional, as in encode}. Returns the encoding, as `encode` does.
+    args: {"key": tokenizer key, "text": str, "special_tokens": optional, as in encode,
+    "steps": "all" (default) or "stages": only the pipeline's steps and each piece's
+    `<model>.done`, not the model's own steps, for a view that draws the stages}.
+    Returns the encoding, as `encode` does.
     The worker batches what `emit` receives (the `call` command in worker.js).
     """
     args = json.loads(args_json)
     tokenizer = REGISTRY.get(args.get("key"))
     text = str(args.get("text", ""))
+    stages_only = args.get("steps", "all") == "stages"
     count = 0
 
     def on_event(event):
         nonlocal count
+        if stages_only and not is_stage(event):
+            return
         count += 1
         emit(json.dumps(event, ensure_ascii=False, default=list))
 

@@ -3,7 +3,7 @@
 // Five positions for the player: 0 the input, 1 normalized (before and after, aligned
 // column by column from the normalize event's alignment), 2 pre-tokenized (the pieces
 // with their offsets, spaces, Ġ and ▁ visible), 3 the model's tokens per piece, 4 the
-// post-processed encoding. render(k) rebuilds the stages from the trace alone.
+// post-processed encoding. render(k) draws the stages from the trace alone, each once.
 import { t } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
 import { labelled, textInput, statusLine, presetOptions } from "../lib/controls.js";
@@ -143,18 +143,33 @@ class PipelineView {
     await new Promise((resolve) => requestAnimationFrame(resolve)); // the player draws in this frame
   }
 
+  // Each stage is drawn once per trace and kept: a step only shows what is drawn or hides
+  // it behind the "later" hint. (Rebuilding every stage on each step cost seconds of style
+  // and layout with a page of text: some 50,000 elements drawn again per step.)
   render(k) {
-    const sections = STAGES.map((name, i) => {
-      const box = el("section", `pipe-stage ${i <= k ? "shown" : "later"}`);
-      box.dataset.testid = `pipeline-${name}`;
-      box.dataset.stage = name;
+    const sections = this.sections;
+    if (!sections || this.drawnFor !== this.model || sections[0].box.parentNode !== this.stage) {
+      this.drawnFor = this.model;
+      this.sections = STAGES.map((name) => {
+        const box = el("section", "pipe-stage");
+        box.dataset.testid = `pipeline-${name}`;
+        box.dataset.stage = name;
+        return { name, box, head: el("h3", "enc-h", t(`pipe.stage.${name}`)), body: null, hint: null, shown: null };
+      });
+      this.stage.replaceChildren(...this.sections.map((section) => section.box));
+    }
+    this.sections.forEach((section, i) => {
+      const { box } = section;
+      const shown = i <= k;
+      box.className = `pipe-stage ${shown ? "shown" : "later"}`;
       if (i === k) box.setAttribute("aria-current", "step");
-      box.append(el("h3", "enc-h", t(`pipe.stage.${name}`)));
-      if (i <= k) box.append(...this[`draw_${name}`]());
-      else box.append(el("p", "hint", t("pipe.later")));
-      return box;
+      else box.removeAttribute("aria-current");
+      if (shown === section.shown) return;
+      section.shown = shown;
+      if (shown) section.body ??= this[`draw_${section.name}`]();
+      else section.hint ??= el("p", "hint", t("pipe.later"));
+      box.replaceChildren(section.head, ...(shown ? section.body : [section.hint]));
     });
-    this.stage.replaceChildren(...sections);
   }
 
   draw_input() {

@@ -52,6 +52,7 @@ class PipelineView {
     this.root = context.root;
     this.run = 0;
     this.trace = null;
+    this.sections = null; // the stages drawn for this.model (render)
     this.settledPromise = Promise.resolve();
     loadCss(new URL("./encode.css", import.meta.url)); // the shared control classes
     loadCss(new URL("./pipeline.css", import.meta.url));
@@ -113,7 +114,7 @@ class PipelineView {
     this.settledPromise = this.go(run, step).catch((error) => {
       if (run !== this.run) return;
       this.say("pipe.error", { message: error.message || String(error) });
-      this.stage.replaceChildren();
+      this.clearStages();
       this.context.player.load({ length: 0, render: () => {}, narrate: () => "" });
     });
     return this.settledPromise;
@@ -131,7 +132,7 @@ class PipelineView {
     const text = this.input.value;
     if (!text) {
       this.say("pipe.empty");
-      this.stage.replaceChildren();
+      this.clearStages();
       player.load({ length: 0, render: () => {}, narrate: () => "" });
       return;
     }
@@ -139,6 +140,7 @@ class PipelineView {
     if (run !== this.run) return;
     this.say(null);
     this.model = digest(trace, info);
+    this.sections = null; // a new trace: its stages are drawn anew
     player.load({ length: STAGES.length - 1, render: (k) => this.render(k), narrate: (k) => this.narrate(k) }, step);
     await new Promise((resolve) => requestAnimationFrame(resolve)); // the player draws in this frame
   }
@@ -147,9 +149,7 @@ class PipelineView {
   // it behind the "later" hint. (Rebuilding every stage on each step cost seconds of style
   // and layout with a page of text: some 50,000 elements drawn again per step.)
   render(k) {
-    const sections = this.sections;
-    if (!sections || this.drawnFor !== this.model || sections[0].box.parentNode !== this.stage) {
-      this.drawnFor = this.model;
+    if (!this.sections) {
       this.sections = STAGES.map((name) => {
         const box = el("section", "pipe-stage");
         box.dataset.testid = `pipeline-${name}`;
@@ -170,6 +170,11 @@ class PipelineView {
       else section.hint ??= el("p", "hint", t("pipe.later"));
       box.replaceChildren(section.head, ...(shown ? section.body : [section.hint]));
     });
+  }
+
+  clearStages() {
+    this.sections = null;
+    this.stage.replaceChildren();
   }
 
   draw_input() {

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import subword_lab
-from subword_lab.core.regex import guard as regex_guard, translate as unicode_regex
+from subword_lab.core.regex import guard as regex_guard, planes, translate as unicode_regex
 from subword_lab.core.errors import SubwordLabError
 
 from test_regex_translation import _cached_file_patterns, _tiktoken_patterns
@@ -146,6 +146,56 @@ def test_published_patterns_are_accepted_and_fast():
         guarded = regex_guard.compile_user(pattern, flavor)
         got = [m.span() for m in guarded.finditer(long_text)]  # under the time bound
         assert got == [m.span() for m in unicode_regex.compile(pattern, flavor).finditer(long_text)]
+
+
+def _guarded_two_plane():
+    """Each published pattern that the guard bounds, freshly compiled (its whole form not
+    compiled yet), with the translation's own compile as the reference."""
+    for name, pattern, flavor in _published():
+        shared = regex_guard.compile_user(pattern, flavor)  # compiles are cached and shared
+        if type(getattr(shared, "compiled", None)) is planes.TwoPlaneRegex:
+            two = shared.compiled
+            fresh = planes.TwoPlaneRegex(two.source, two.bmp, two.astral)
+            degree = regex_guard.backtracking_degree(two.pattern)
+            yield name, regex_guard.GuardedRegex(fresh, pattern, degree, "pattern"), two
+
+
+def test_the_bound_times_matching_not_compiling():
+    """Where nothing can interrupt Python (the page's worker), the page's watch times each
+    bounded match from the listener's "start": a translated pattern's whole form (o200k's
+    takes 0.2 s to compile in Pyodide) is compiled before that, and a text whose astral
+    characters can run as placeholders never needs it. Same matches as the reference."""
+    found = list(_guarded_two_plane())
+    assert len(found) >= 3, found  # o200k, cl100k and others are bounded two-plane patterns
+    astral = "Hello 👍🏽 world's 東京 𝒳 12345 " * 100  # past every cheap_length here
+    surrogate = astral + "\ud800"  # a lone surrogate: no placeholders, the whole form runs
+    for name, guarded, reference in found:
+        compiled_at_start = []
+        regex_guard.set_listener(lambda phase, *rest: phase == "start" and compiled_at_start.append(
+            guarded.compiled._full is not None))
+        results = {}
+
+        def run():  # a thread: no signals, as in the page
+            results["spans"] = guarded.spans(astral)
+            results["pieces"] = guarded.pieces(astral) if not guarded.groups else None
+            results["placeholders compiled"] = guarded.compiled._full is not None
+            results["finditer"] = [m.span() for m in guarded.finditer(surrogate)]
+        try:
+            worker = threading.Thread(target=run)
+            worker.start()
+            worker.join(60)
+        finally:
+            regex_guard.set_listener(None)
+        want = [m.span() for m in reference.finditer(astral)]
+        assert results["spans"] == want, name
+        if results["pieces"] is not None:
+            assert results["pieces"] == [astral[a:b] for a, b in want], name
+        if guarded.compiled.astral is not None:
+            assert results["placeholders compiled"] is False, name
+        assert results["finditer"] == [m.span() for m in reference.finditer(surrogate)], name
+        assert len(astral) > guarded.cheap_length, name
+        # spans and pieces on placeholders (no whole form yet), then finditer (with it)
+        assert compiled_at_start[-1] is True, name
 
 
 def test_without_signals_the_listener_hears_the_risky_step():

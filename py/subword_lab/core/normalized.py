@@ -511,7 +511,7 @@ class NormalizedString:
         text, shift = self.normalized, self._shift
         new = NormalizedString.__new__
         out, prev = [], 0
-        spans = pattern.spans(text) if type(pattern) is TwoPlaneRegex else (
+        spans = pattern.spans(text) if type(pattern) in _ROUTED else (
             m.span() for m in pattern.finditer(text))
         for start, end in spans:
             if keep_gaps and prev < start:
@@ -529,6 +529,8 @@ class NormalizedString:
 # Compiled patterns: Python's own, translated ones (core/plane_regex), and user
 # patterns under a time bound.
 _REGEX_TYPES = (re.Pattern, TwoPlaneRegex, GuardedRegex)
+# Those that give spans() themselves: astral characters as placeholders where they can be.
+_ROUTED = (TwoPlaneRegex, GuardedRegex)
 
 def find_matches(pattern, text: str) -> list:
     """[((start, end), is_match)] covering `text`, like HF's Pattern trait."""
@@ -539,7 +541,7 @@ def find_matches(pattern, text: str) -> list:
     if isinstance(pattern, _REGEX_TYPES):
         if not text:
             return [((0, 0), False)]
-        spans = pattern.spans(text) if type(pattern) is TwoPlaneRegex else [
+        spans = pattern.spans(text) if type(pattern) in _ROUTED else [
             m.span() for m in pattern.finditer(text)]
         return _matches_from_spans(spans, len(text))
     if callable(pattern):

@@ -36,6 +36,7 @@ import time
 import zlib
 
 from . import translate as unicode_regex
+from .planes import TwoPlaneRegex, pieces_in, spans_in
 from ..errors import SubwordLabError
 
 try:  # the private parser module is the only way to see the structure of a pattern
@@ -118,30 +119,55 @@ class GuardedRegex:
         if field is not None:
             self.field = field
 
+    # Each method first picks the compiled pattern for this text, and only then runs it
+    # under the bound: picking may compile a translated pattern's whole form (o200k's:
+    # 0.1 s in CPython, 0.2 s in Pyodide, more on a busy machine), which is no part of
+    # matching and must never be taken for backtracking by the page's watch.
+
+    def _pick(self, text):
+        compiled = self.compiled
+        return compiled.pick(text) if type(compiled) is TwoPlaneRegex else compiled
+
+    def _route(self, text):
+        compiled = self.compiled
+        return compiled.route(text) if type(compiled) is TwoPlaneRegex else (compiled, text)
+
     def finditer(self, text, *args):
-        if len(text) <= self.cheap_length:
-            return self.compiled.finditer(text, *args)
-        return iter(self._bounded(lambda: list(self.compiled.finditer(text, *args)), text))
+        pattern = self._pick(text)
+        return iter(self._run(lambda: list(pattern.finditer(text, *args)), text))
 
     def findall(self, text, *args):
-        if len(text) <= self.cheap_length:
-            return self.compiled.findall(text, *args)
-        return self._bounded(lambda: self.compiled.findall(text, *args), text)
+        pattern = self._pick(text)
+        return self._run(lambda: pattern.findall(text, *args), text)
 
     def sub(self, repl, text, count=0):
-        if len(text) <= self.cheap_length:
-            return self.compiled.sub(repl, text, count)
-        return self._bounded(lambda: self.compiled.sub(repl, text, count), text)
+        pattern = self._pick(text)
+        return self._run(lambda: pattern.sub(repl, text, count), text)
 
     def search(self, text, *args):
-        if len(text) <= self.cheap_length:
-            return self.compiled.search(text, *args)
-        return self._bounded(lambda: self.compiled.search(text, *args), text)
+        pattern = self._pick(text)
+        return self._run(lambda: pattern.search(text, *args), text)
 
     def match(self, text, *args):
-        if len(text) <= self.cheap_length:
-            return self.compiled.match(text, *args)
-        return self._bounded(lambda: self.compiled.match(text, *args), text)
+        pattern = self._pick(text)
+        return self._run(lambda: pattern.match(text, *args), text)
+
+    def spans(self, text) -> list:
+        """[(start, end)] of every match, as TwoPlaneRegex.spans gives them (astral
+        characters as placeholders where the pattern allows)."""
+        pattern, subject = self._route(text)
+        return self._run(lambda: spans_in(pattern, subject), text)
+
+    def pieces(self, text) -> list:
+        """The matched strings, as TwoPlaneRegex.pieces gives them (no groups)."""
+        if self.groups:
+            raise ValueError("pieces() is for patterns without groups")
+        pattern, subject = self._route(text)
+        return self._run(lambda: pieces_in(pattern, subject, text), text)
+
+    def _run(self, run, text):
+        # Texts too short for the pattern's degree to matter skip the bound (the hot path).
+        return run() if len(text) <= self.cheap_length else self._bounded(run, text)
 
     def _too_slow(self, limit) -> RegexTooSlow:
         return RegexTooSlow(

@@ -28,7 +28,7 @@ from __future__ import annotations
 import bisect
 import re
 
-__all__ = ["AstralMap", "TwoPlaneRegex", "has_astral"]
+__all__ = ["AstralMap", "TwoPlaneRegex", "has_astral", "pieces_in", "spans_in"]
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -83,6 +83,19 @@ def has_astral(text: str) -> bool:
     return not text.isascii() and _ASTRAL.search(text) is not None
 
 
+def spans_in(pattern: re.Pattern, subject: str) -> list:
+    """[(start, end)] of every match of `pattern` in `subject` (a route's two halves)."""
+    return [m.span() for m in pattern.finditer(subject)]
+
+
+def pieces_in(pattern: re.Pattern, subject: str, text: str) -> list:
+    """The pieces of `text` that `pattern` matches when run on `subject`: `text` itself,
+    or `text` with placeholders (one character for one, so the spans carry over)."""
+    if subject is text:
+        return pattern.findall(text)
+    return [text[a:b] for a, b in spans_in(pattern, subject)]
+
+
 class TwoPlaneRegex:
     """Quacks like re.Pattern for what the pipeline uses; `pick(text)` is the
     compiled pattern to run on `text`."""
@@ -104,29 +117,33 @@ class TwoPlaneRegex:
         return self._full
 
     def pick(self, text) -> re.Pattern:
+        """The compiled pattern to run on `text` itself (the whole one is compiled here
+        when this text first needs it)."""
         if text.isascii() or _ASTRAL.search(text) is None and (
                 self.astral is None or _SURROGATE.search(text) is None):
             return self.bmp
         return self.full
 
+    def route(self, text) -> tuple:
+        """(compiled pattern, text to run it on) for spans() and pieces(): the cut pattern
+        on `text`, or on `text` with placeholders for its astral characters, or the whole
+        pattern on `text` itself (compiled here when first needed). The text run on is
+        `text` itself unless it holds placeholders."""
+        if text.isascii() or _ASTRAL.search(text) is None:
+            return self.bmp, text
+        if self.astral is None or _SURROGATE.search(text) is not None:
+            return self.full, text
+        return self.bmp, self.astral.replace(text)
+
     def spans(self, text) -> list:
         """[(start, end)] of every match, as finditer gives them."""
-        if text.isascii() or _ASTRAL.search(text) is None:
-            return [m.span() for m in self.pick(text).finditer(text)]
-        if self.astral is None or _SURROGATE.search(text) is not None:
-            return [m.span() for m in self.full.finditer(text)]
-        return [m.span() for m in self.bmp.finditer(self.astral.replace(text))]
+        return spans_in(*self.route(text))
 
     def pieces(self, text) -> list:
         """The matched strings, as findall gives them for a pattern without groups."""
         if self.bmp.groups:
             raise ValueError("pieces() is for patterns without groups")
-        if text.isascii() or self.astral is None or _ASTRAL.search(text) is None:
-            return self.pick(text).findall(text)
-        if _SURROGATE.search(text) is not None:
-            return self.full.findall(text)
-        return [text[a:b] for a, b in
-                (m.span() for m in self.bmp.finditer(self.astral.replace(text)))]
+        return pieces_in(*self.route(text), text)
 
     @property
     def pattern(self):

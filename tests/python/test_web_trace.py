@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from subword_lab.core.errors import SubwordLabError
 from subword_lab.pipeline.events import STAGE_TYPES
 from subword_lab.web import api
 
@@ -50,3 +51,13 @@ def test_stages_are_the_full_trace_without_the_model_steps(request, fixture):
         tokens = next(done)
         assert tokens == [next(ids) for _ in tokens], piece["text"]
     assert next(ids, None) is None and next(done, None) is None
+
+
+@pytest.mark.parametrize("steps", ["stage", "STAGES", "", None, 1, ["stages"]])
+def test_an_unknown_steps_value_is_refused(gpt2_tiktoken, steps):
+    """A misspelt `steps` is an error naming the option, not a silent full trace."""
+    api.open_path("trace-steps", str(gpt2_tiktoken))
+    args = json.dumps({"key": "trace-steps", "text": "hi", "steps": steps})
+    with pytest.raises(SubwordLabError, match="steps") as info:
+        api.trace_encode(args, lambda e: None)
+    assert info.value.field == "steps"

@@ -14,6 +14,7 @@ import importlib
 import json
 
 from .. import __version__
+from ..core.errors import SubwordLabError
 from ..core.regex import guard as regex_guard
 from ..pipeline.events import is_stage
 from .registry import REGISTRY
@@ -154,7 +155,10 @@ def trace_encode(args_json: str, emit) -> str:
     args = json.loads(args_json)
     tokenizer = REGISTRY.get(args.get("key"))
     text = str(args.get("text", ""))
-    stages_only = args.get("steps", "all") == "stages"
+    steps = args.get("steps", "all")
+    if steps not in ("all", "stages"):
+        raise SubwordLabError(f'must be "all" or "stages", not {json.dumps(steps)}', field="steps")
+    stages_only = steps == "stages"
     count = 0
 
     def on_event(event):

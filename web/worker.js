@@ -7,7 +7,9 @@
 //   worker -> page   {type: "events", batch: [...]}      events from Python, batched
 //   worker -> page   {type: "regex", phase: "start", pattern, field, file, size, digest, key}
 //                    {type: "regex", phase: "end"}       around a user regex's match that
-//                    Python cannot time here (core/regex/guard.py): the page's watchdog
+//                    Python cannot time here (core/regex/guard.py): the page's watchdog;
+//                    {type: "regex", phase: "refused", pattern, ...}: as "start", just
+//                    before an error for a text the page had to stop that regex on
 //   worker -> page   {type: "snapshot", state: "stored", size, stored, makeMs, storeMs}
 //                    | {type: "snapshot", state: "failed", reason}   after a fresh start:
 //                    what became of the memory snapshot for the next one (lib/snapshot.js);
@@ -201,7 +203,7 @@ async function storeWhenIdle() {
 // patterns that can backtrack, on texts long enough to matter.
 let currentKey = null; // the tokenizer the running command works with
 function regexStep(phase, pattern, field, path, size, digest) {
-  if (phase !== "start") return postMessage({ type: "regex", phase });
+  if (phase !== "start" && phase !== "refused") return postMessage({ type: "regex", phase });
   const file = path ? String(path).split("/").pop() : null;
   postMessage({ type: "regex", phase, pattern, field, file, size, digest, key: currentKey });
 }

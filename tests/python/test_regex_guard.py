@@ -243,6 +243,8 @@ def test_a_text_that_was_stopped_from_outside_fails_at_once(tmp_path):
     tokenizer = subword_lab.load(path)
     regex_guard.refuse_input(SLOW[0], regex_guard.text_digest(TEXT), 1.5)
     results = []
+    heard = []
+    regex_guard.set_listener(lambda *args: heard.append(args))
 
     def run():  # a thread: no signals, as in the page
         for text in (TEXT, "a" * 20 + "b"):
@@ -256,6 +258,10 @@ def test_a_text_that_was_stopped_from_outside_fails_at_once(tmp_path):
         worker.join(30)
     finally:
         regex_guard._known_slow.clear()
+        regex_guard.set_listener(None)
+    # the page hears which text was refused (to say so in its own words), before the error
+    assert heard[0] == ("refused", SLOW[0], "pre_tokenizer.pattern", str(path), len(TEXT),
+                        regex_guard.text_digest(TEXT))
     refused, other = results
     assert isinstance(refused, regex_guard.RegexTooSlow)
     _assert_named(refused, path, "pre_tokenizer.pattern", SLOW[0])

@@ -63,11 +63,24 @@ export class Engine {
     if (data.type === "events") return this.eventListeners.forEach((fn) => fn(data.batch));
     if (data.type === "regex") return this.watch.receive(data);
     if (data.type === "snapshot") return this.snapshotListeners.forEach((fn) => fn(data));
+    const refused = this.watch.takeRefused();
     const entry = this.pending.get(data.id);
     if (!entry) return;
     this.settle(data.id);
     if (data.ok) entry.resolve(data.result);
-    else entry.reject(errorWithKind(data.error.message, data.error.kind));
+    else entry.reject(this.refusal(data.error, refused) || errorWithKind(data.error.message, data.error.kind));
+  }
+
+  // Python refused at once a text this page had stopped a regex on (core/regex/guard.py):
+  // the page says so in the same words as when it stopped it, in the page's language,
+  // rather than with Python's own (English) message.
+  refusal(error, refused) {
+    if (!refused || error.kind !== "RegexTooSlow") return null;
+    const hung = this.hung.find((h) => h.pattern === refused.pattern && h.digest === refused.digest);
+    if (!hung) return null;
+    const match = { ...refused, limit: hung.seconds * 1000 };
+    if (!match.file && match.key) match.file = this.fileName(match.key);
+    return errorWithKind(regexMessage(match), error.kind, match);
   }
 
   setStage(stage, detail) {

@@ -15,11 +15,13 @@ export class RegexWatch {
     this.onStuck = onStuck;
     this.match = null; // {pattern, field, file, size, digest, key, limit} while one runs
     this.timer = null;
+    this.refused = null; // the text Python just refused at once, having been stopped on it before
   }
 
   // A {type: "regex"} message from the worker.
   receive(data) {
     this.clear();
+    if (data.phase === "refused") this.refused = data;
     if (data.phase !== "start") return;
     const limit = Math.round(REGEX_MS + (data.size || 0) * REGEX_MS_PER_CHAR);
     this.match = { ...data, limit };
@@ -44,6 +46,13 @@ export class RegexWatch {
     const match = this.match;
     this.match = null;
     this.onStuck(match);
+  }
+
+  // What Python refused since the last answer (its error is that answer), once.
+  takeRefused() {
+    const refused = this.refused;
+    this.refused = null;
+    return refused;
   }
 
   clear() {

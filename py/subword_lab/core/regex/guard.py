@@ -66,7 +66,8 @@ def set_listener(callback) -> None:
     """callback(phase, pattern, field, path, size, digest), phase "start" or "end",
     called around a user-regex match that cannot be timed here (no signals) and may
     be long: `size` is the text's length, `digest` names the text (`text_digest`)
-    for `refuse_input`. Plain strings and numbers only, so a JavaScript callback
+    for `refuse_input`; phase "refused" just before RegexTooSlow is raised for a
+    text `refuse_input` named. Plain strings and numbers only, so a JavaScript callback
     receives no proxies to free."""
     global _listener
     _listener = callback
@@ -185,6 +186,8 @@ class GuardedRegex:
         digest = text_digest(text)
         stopped_after = _known_slow.get((self.source, digest))
         if stopped_after is not None:
+            if _listener is not None:  # so the page can say it as it did when it stopped it
+                _listener("refused", self.source, self.field, self.path, size, digest)
             raise self._too_slow(stopped_after)
         if _listener is None:
             return run()

@@ -5,11 +5,9 @@
 //   worker -> page   {id, ok: true, result} | {id, ok: false, error: {message, kind}}
 //   worker -> page   {type: "status", stage, detail?}   stages: runtime, python, install, ready, error
 //   worker -> page   {type: "events", batch: [...]}      events from Python, batched
-//   worker -> page   {type: "regex", phase: "start", pattern, field, file, size, digest, key}
-//                    {type: "regex", phase: "end"}       around a user regex's match that
-//                    Python cannot time here (core/regex/guard.py): the page's watchdog;
-//                    {type: "regex", phase: "refused", pattern, ...}: as "start", just
-//                    before an error for a text the page had to stop that regex on
+//   worker -> page   {type: "regex", phase: "start" | "refused", pattern, field, file, size, digest, key}
+//                    {type: "regex", phase: "end"}   around a user regex's match Python cannot time
+//                    here (core/regex/guard.py; "refused": a text the page stopped it on before)
 //   worker -> page   {type: "snapshot", state: "stored", size, stored, makeMs, storeMs}
 //                    | {type: "snapshot", state: "failed", reason}   after a fresh start:
 //                    what became of the memory snapshot for the next one (lib/snapshot.js);

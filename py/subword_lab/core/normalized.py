@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from .tables import unicode as unicode_tables
 from .regex.planes import TwoPlaneRegex
-from .regex.guard import GuardedRegex
+from .regex.guard import ROUTED, GuardedRegex
 
 __all__ = ["Token", "NormalizedString", "Split", "PreTokenizedString", "RUST_WHITESPACE"]
 
@@ -511,7 +511,7 @@ class NormalizedString:
         text, shift = self.normalized, self._shift
         new = NormalizedString.__new__
         out, prev = [], 0
-        spans = pattern.spans(text) if type(pattern) in _ROUTED else (
+        spans = pattern.spans(text) if type(pattern) in ROUTED else (
             m.span() for m in pattern.finditer(text))
         for start, end in spans:
             if keep_gaps and prev < start:
@@ -529,8 +529,6 @@ class NormalizedString:
 # Compiled patterns: Python's own, translated ones (core/plane_regex), and user
 # patterns under a time bound.
 _REGEX_TYPES = (re.Pattern, TwoPlaneRegex, GuardedRegex)
-# Those that give spans() themselves: astral characters as placeholders where they can be.
-_ROUTED = (TwoPlaneRegex, GuardedRegex)
 
 def find_matches(pattern, text: str) -> list:
     """[((start, end), is_match)] covering `text`, like HF's Pattern trait."""
@@ -541,7 +539,7 @@ def find_matches(pattern, text: str) -> list:
     if isinstance(pattern, _REGEX_TYPES):
         if not text:
             return [((0, 0), False)]
-        spans = pattern.spans(text) if type(pattern) in _ROUTED else [
+        spans = pattern.spans(text) if type(pattern) in ROUTED else [
             m.span() for m in pattern.finditer(text)]
         return _matches_from_spans(spans, len(text))
     if callable(pattern):

@@ -32,8 +32,6 @@ CACHE_CAPACITY = 100_000
 SLICE = 1 << 15  # pieces handled at once
 SMALL = 4096  # up to this many pieces, lists and lazy columns; more, arrays (less memory)
 _PLAIN_REGEX = (re.Pattern, plane_regex.TwoPlaneRegex)
-# Patterns that give spans() and pieces() themselves (astral characters as placeholders).
-_ROUTED = (plane_regex.TwoPlaneRegex, regex_guard.GuardedRegex)
 _ASCII = {b: c for b, c in byte_level.bytes_to_unicode().items() if b < 128}
 
 
@@ -230,7 +228,7 @@ def _split_once(regex, s, shift):
     where each starts in the original text."""
     if type(regex) is regex_guard.GuardedRegex and len(s) <= regex.cheap_length:
         regex = regex.compiled  # too short to backtrack for long (as Split does)
-    if type(regex) in _ROUTED:  # astral characters as placeholders where they can be
+    if type(regex) in regex_guard.ROUTED:  # astral characters as placeholders where they can be
         if not regex.groups:
             pieces = regex.pieces(s)
             if sum(map(len, pieces)) == len(s):

@@ -198,6 +198,9 @@ class GuardedRegex:
             _listener("end", self.source, self.field, self.path, size, digest)
 
 
+ROUTED = (TwoPlaneRegex, GuardedRegex)  # they give spans()/pieces() (astral placeholders)
+
+
 def _can_time() -> bool:
     # Pyodide (emscripten) has the module but no timer that could interrupt Python.
     return (hasattr(signal, "setitimer") and sys.platform != "emscripten"

@@ -64,6 +64,8 @@ function sequenceLength(b) {
   return 0;
 }
 
+const UTF8 = new TextDecoder();
+
 // Bytes cut into whole characters and loose bytes: [{text} | {bytes}] in order.
 // Loose bytes are the pieces of a character that this token does not hold whole.
 export function utf8Runs(bytes) {
@@ -75,14 +77,14 @@ export function utf8Runs(bytes) {
   };
   for (let i = 0; i < bytes.length;) {
     const n = sequenceLength(bytes[i]);
-    const whole = n > 0 && i + n <= bytes.length
-      && bytes.slice(i + 1, i + n).every((b) => (b & 0xc0) === 0x80);
+    let whole = n > 0 && i + n <= bytes.length;
+    for (let k = i + 1; whole && k < i + n; k++) whole = (bytes[k] & 0xc0) === 0x80;
     if (!whole) {
       loose(bytes[i]);
       i += 1;
       continue;
     }
-    const text = new TextDecoder().decode(new Uint8Array(bytes.slice(i, i + n)));
+    const text = n === 1 ? String.fromCharCode(bytes[i]) : UTF8.decode(new Uint8Array(bytes.slice(i, i + n)));
     const last = runs[runs.length - 1];
     if (last && last.text !== undefined) last.text += text;
     else runs.push({ text });
@@ -107,7 +109,7 @@ export function byteJoins(tokens, optionsOf) {
         if (open.bytes.length === open.need) {
           if (open.first !== i) {
             joins.push({ first: open.first, last: i,
-                         text: new TextDecoder().decode(new Uint8Array(open.bytes)) });
+                         text: UTF8.decode(new Uint8Array(open.bytes)) });
           }
           open = null;
         }

@@ -95,8 +95,14 @@ export class ChipRows {
     return m;
   }
 
+  // The font set last is remembered here: the canvas reads its font back in another
+  // form ("14px ui-monospace" for "normal 400 14px ui-monospace"), so comparing with
+  // what it reads would set (and parse) the font again on every call.
   measure(text, font) {
-    if (this.canvas.font !== font) this.canvas.font = font;
+    if (this.font !== font) {
+      this.canvas.font = font;
+      this.font = font;
+    }
     return this.canvas.measureText(text).width;
   }
 

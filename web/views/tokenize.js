@@ -276,13 +276,15 @@ export class TokenizeView {
     const head = text.length > limit + 1 ? text.slice(0, limit + 2) : text;
     try {
       const special = this.rules.specialTokens(key) || null;
-      if (head !== text) this.counts.start(text, key, special); // before the chips' encode
       const live = this.live;
       const base = live && live.key === key && live.specialTokens === special ? live.version : null;
-      const answer = await this.engine.request("call", {
+      const asked = this.engine.request("call", {
         name: "encode_live", args: { key, text: head, limit, special, base },
       });
-      const result = this.follow(answer, key, special);
+      // The count is asked for right behind the chips' encode: the worker counts while this
+      // thread draws the chips, so neither waits for the other.
+      if (head !== text) this.counts.start(text, key, special);
+      const result = this.follow(await asked, key, special);
       if (result && !this.dirty) this.render(result, text, key);
       if (result && !this.dirty && this.encodeFailed) this.clearError(); // that text's error is no longer true
     } catch (error) {

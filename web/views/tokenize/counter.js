@@ -16,6 +16,10 @@ import { loadCss } from "../../lib/dom.js";
 
 const RATIO = { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false };
 const PERCENT = { style: "percent", maximumFractionDigits: 0 };
+// Steps asked for ahead: two, as drawing a pasted book's chips holds this thread for two
+// steps' time (one left the worker idle, waiting to be asked); each more is a step an
+// edit's encode may wait behind.
+const AHEAD = 2;
 
 export class WholeCount {
   constructor(el, engine) {
@@ -72,7 +76,7 @@ export class WholeCount {
     return Boolean(target) && target.text === text && target.key === key && target.special === special;
   }
 
-  // One step is always asked for ahead of the answer awaited, so the worker goes from
+  // AHEAD steps are always asked for ahead of the answer awaited, so the worker goes from
   // slice to slice without waiting for this thread (busy drawing the chips meanwhile);
   // a step asked for after the last answers {gone: true}, and is not awaited.
   async run(session, text, key, special) {
@@ -84,7 +88,7 @@ export class WholeCount {
     };
     const step = () => ask("count_step", { session: id });
     try {
-      const asked = [ask("count_start", { key, text, session: id, special }), step()];
+      const asked = [ask("count_start", { key, text, session: id, special }), ...Array.from({ length: AHEAD }, step)];
       let state = await asked.shift();
       while (session === this.session && !state.complete && !state.gone) {
         this.progress(state.total ? state.done / state.total : 0);

@@ -98,6 +98,10 @@ def test_every_byte_round_trips_through_the_decoder():
         if b < 0x80:
             assert decoder.decode([ch]) == chr(b)
         assert byte_level.decode_to_bytes(ch) == bytes([b])
+        assert byte_level.encode_bytes(bytes([b])) == ch
+    every = bytes(range(256))
+    assert byte_level.encode_bytes(every * 2) == "".join(byte_level.alphabet()) * 2
+    assert byte_level.decode_to_bytes(byte_level.encode_bytes(every)) == every
 
 
 def test_encode_text_matches_tokenizers(texts):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
+import re
 from pathlib import Path
 
 from .. import decoders, models, normalizers, pre_tokenizers
@@ -21,6 +22,7 @@ __all__ = ["load_tiktoken", "read_tiktoken", "build_tiktoken", "KNOWN_ENCODINGS"
 KNOWN_ENCODINGS = known_encodings.KNOWN_ENCODINGS
 
 
+_PLAIN_LINES = re.compile(rb"(?:[A-Za-z0-9+/=]++ [0-9]++\n)*+")  # the usual layout
 _MAX_RANK = 2 ** 32  # tiktoken's core keeps ranks as 32-bit unsigned integers
 
 
@@ -54,8 +56,11 @@ def _read_fast(data: bytes):
     """The ranks of a well-formed file, in tiktoken's own way (one comprehension);
     None when anything is wrong, for _read_checked to find the line and say why."""
     # Whole-file C-level passes: with two fields on every line, the file's fields
-    # alternate token, rank (base64.b64decode of bytes is binascii.a2b_base64).
-    if set(map(len, map(bytes.split, filter(None, data.splitlines())))) != {2}:
+    # alternate token, rank (base64.b64decode of bytes is binascii.a2b_base64). Every
+    # published file is "token rank\n" lines, which one regex pass proves (17 ms for
+    # o200k's 200,000 lines, where splitting each line to count its fields took 58).
+    if _PLAIN_LINES.fullmatch(data) is None and \
+            set(map(len, map(bytes.split, filter(None, data.splitlines())))) != {2}:
         return None
     fields = data.split()
     try:

@@ -91,6 +91,13 @@ def test_catastrophic_pattern_is_ended_and_typing_goes_on(app, tmp_path):
     # in the page's own words (its language), as when it was stopped, not in Python's.
     app.type_text(TEXT + " ab")
     assert app.error_text() == stopped
+    # Its counts are not those of the last text that worked ("ab a b": 3 tokens): no token
+    # figures, and the characters of the text shown.
+    assert app.page.evaluate("""() => {
+        const tokens = document.querySelector('[data-testid=token-count]');
+        return [tokens.textContent, tokens.dataset.count ?? null,
+                document.querySelector('[data-testid=char-count]').dataset.count]; }""") \
+        == ["–", None, str(len(TEXT + " ab"))]
     assert app.page.evaluate("subwordLab.restarts()") == 1
     app.type_text("b a")
     assert app.ids() == reference_ids(path, "b a")

@@ -281,9 +281,7 @@ export class TokenizeView {
       const asked = this.engine.request("call", {
         name: "encode_live", args: { key, text: head, limit, special, base },
       });
-      // The count is asked for right behind the chips' encode: the worker counts while this
-      // thread draws the chips, so neither waits for the other.
-      if (head !== text) this.counts.start(text, key, special);
+      if (head !== text) this.counts.start(text, key, special); // counted while the chips draw
       const result = this.follow(await asked, key, special);
       if (result && !this.dirty) this.render(result, text, key);
       if (result && !this.dirty && this.encodeFailed) this.clearError(); // that text's error is no longer true
@@ -292,6 +290,7 @@ export class TokenizeView {
       if (!this.dirty) {
         this.showError(t("tok.couldNotTokenize", { message: error.message }), true);
         this.el.tokens.dataset.status = "error";
+        this.counts.unknown(text); // not the last text's figures beside this one
       }
     } finally {
       this.inflight = false;
@@ -317,6 +316,7 @@ export class TokenizeView {
     this.clearError();
     if (this.lastFailure?.text === this.el.text.value && this.lastFailure?.key === this.current) {
       this.showError(t("tok.notRetried"), true);
+      this.counts.unknown(this.el.text.value);
       this.resolveWaiters();
       return;
     }

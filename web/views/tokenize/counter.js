@@ -38,9 +38,15 @@ export class WholeCount {
     delete this.el.count.dataset.complete;
   }
 
-  // The page is about to encode the head of `text`, too long to encode whole: its count
-  // starts now, before the chips' encode (the count is what a reader of a pasted book
-  // looks at first), with `special`, the special-tokens choice the encode asks for
+  // `text` could not be tokenized: no token figures, but its characters are still known.
+  unknown(text) {
+    this.clear();
+    this.showCharacters(text);
+  }
+
+  // The page has asked for the head of `text` (too long to encode whole) to be encoded:
+  // its count starts now, right behind that encode, not after the chips are drawn (the
+  // count is what a reader of a pasted book looks at first), with `special`, the special-tokens choice the encode asks for
   // (web/views/tokenize/rules.js; null: the tokenizer's default).
   start(text, key, special) {
     if (this.counting(text, key, special)) return;

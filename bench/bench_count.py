@@ -156,8 +156,11 @@ def page_count(browser, url, text, preset, cpu):
     TRACE, adding to cpu[thread name] the CPU ms of the tasks each thread ran meanwhile."""
     if not TRACE:
         return book_count_time(browser, url, text, preset, on_ready=settle)
-    result = book_count_time(browser, url, text, preset, on_ready=lambda page: (
-        settle(page), browser.start_tracing(categories=TRACE_CATEGORIES)))
+
+    def settle_then_trace(page):
+        settle(page)
+        browser.start_tracing(categories=TRACE_CATEGORIES)
+    result = book_count_time(browser, url, text, preset, on_ready=settle_then_trace)
     trace = json.loads(browser.stop_tracing())["traceEvents"]
     names = {(e["pid"], e["tid"]): e["args"].get("name") for e in trace if e.get("name") == "thread_name"}
     for e in trace:

@@ -10,6 +10,7 @@ alphabet give them, cut into UTF-8 characters here in Python.
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import pytest
 import tiktoken
@@ -17,16 +18,43 @@ from tiktoken.load import load_tiktoken_bpe
 from tiktoken_ext.openai_public import ENDOFTEXT, r50k_pat_str
 
 from subword_lab.core.tables.byte_level import decode_to_bytes
+import assets  # tools/assets.py (on the path through tests/conftest.py): the pinned files
 from shots import shot_path
 
 TEXT = "Hello weather, naïve café — Thời tiết đẹp. 今天天气很好，分词器。 🙂\n\tend"
 WIDTHS = [(1280, 900), (390, 844)]
 WHITE = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}
+# Drawn as nothing or a blank: these categories and Unicode's default-ignorable code points
+# outside them. Named by code point on a chip (<U+FEFF>), except a joiner, variation selector
+# or tag that shows in the character it joins.
+HIDDEN_CATEGORIES = {"Cc", "Cf", "Zs", "Zl", "Zp"}
+IGNORABLE = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, *range(0x180B, 0x1810),
+             *range(0xFE00, 0xFE10), *range(0x2060, 0x2070), *range(0xFFF0, 0xFFF9), *range(0xE0000, 0xE1000)}
+JOINING = {0x200D, *range(0xFE00, 0xFE10), *range(0xE0020, 0xE0080), *range(0xE0100, 0xE01F0)}
+
+
+def hidden(ch: str) -> bool:
+    return unicodedata.category(ch) in HIDDEN_CATEGORIES or ord(ch) in IGNORABLE
+
+
+def joins(text: str, k: int) -> bool:
+    if ord(text[k]) not in JOINING or k == 0:
+        return False
+    before = not hidden(text[k - 1]) or joins(text, k - 1)
+    after = text[k] != "\u200d" or (k + 1 < len(text) and not hidden(text[k + 1]))
+    return before and after
+
+
+def text_face(text: str) -> str:
+    return "".join(WHITE[ch] if ch in WHITE else f"<U+{ord(ch):04X}>" if hidden(ch) and not joins(text, k) else ch
+                   for k, ch in enumerate(text))
 
 
 def face_of(data: bytes) -> str:
-    """Whole UTF-8 characters as text (whitespace made visible), other bytes as <XX YY>."""
-    out, loose, i = [], [], 0
+    """Whole UTF-8 characters as text (whitespace and hidden characters made visible), other
+    bytes as <XX YY>."""
+    runs: list[str | list[int]] = []
+    i = 0
     while i < len(data):
         b = data[i]
         n = 1 if b < 0x80 else 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
@@ -34,18 +62,16 @@ def face_of(data: bytes) -> str:
             ch = data[i:i + n].decode("utf-8") if n and i + n <= len(data) else None
         except UnicodeDecodeError:
             ch = None
+        kind = list if ch is None else str
+        if not runs or not isinstance(runs[-1], kind):
+            runs.append(kind())
         if ch is None:
-            loose.append(b)
+            runs[-1].append(b)  # type: ignore[union-attr]
             i += 1
-            continue
-        if loose:
-            out.append("<" + " ".join(f"{x:02X}" for x in loose) + ">")
-            loose = []
-        out.append(WHITE.get(ch, ch))
-        i += n
-    if loose:
-        out.append("<" + " ".join(f"{x:02X}" for x in loose) + ">")
-    return "".join(out)
+        else:
+            runs[-1] += ch  # type: ignore[operator]
+            i += n
+    return "".join(text_face(r) if isinstance(r, str) else "<" + " ".join(f"{x:02X}" for x in r) + ">" for r in runs)
 
 
 def bytes_of(token: str, byte_level: bool) -> bytes | None:
@@ -59,13 +85,13 @@ def chips(page):
         [c.querySelector('.t').textContent, c.dataset.spelling || null, c.title || ''])""")
 
 
-def pick(page, key):
+def pick(page, key, text=TEXT):
     page.evaluate("async () => { await window.subwordLab.showView('tokenize'); }")
     if page.evaluate("window.subwordLab.state().tokenizer") != key:
         page.get_by_test_id("tokenizer-select").select_option(key)
         page.wait_for_function("(k) => window.subwordLab.state().tokenizer === k", arg=key, timeout=300_000)
-    if page.get_by_test_id("text-input").input_value() != TEXT:
-        page.get_by_test_id("text-input").fill(TEXT)
+    if page.get_by_test_id("text-input").input_value() != text:
+        page.get_by_test_id("text-input").fill(text)
     page.evaluate("async () => await window.subwordLab.settled()")
     return page.evaluate("window.subwordLab.state()")
 
@@ -105,6 +131,39 @@ def test_chips_show_what_tokens_decode_to(app, gpt2_tiktoken, lang):
         rows = json.loads(open(info.value.path(), encoding="utf-8").read())
         assert [r["token"] for r in rows] == state["tokens"]
         assert [r["text"] for r in rows] == [c[0] for c in chips(app.page)]
+
+
+HIDDEN_TEXT = "\ufeffzero\u200bwidth a\u00a0b x\u200dy 👨\u200d👩\u200d👧 ❤️ end\u2060"
+
+
+def test_characters_that_draw_as_nothing_are_named(app, gpt2_tiktoken):
+    """A byte-order mark, a zero-width space, a no-break space, a joiner between letters: each
+    is named by code point (<U+FEFF>), so no chip is blank (o200k's token for the byte-order
+    mark was), while a joiner inside an emoji family and an emoji's variation selector stay as
+    they are. Faces are checked against the tokens' bytes, as tiktoken gives them."""
+    app.open("?tokenizer=o200k-base")
+    files = {"o200k-base": assets.fetch(["o200k_base.tiktoken"])["o200k_base.tiktoken"], "gpt2": gpt2_tiktoken}
+    for key in ["o200k-base", "gpt2"]:
+        bytes_of_id = {rank: data for data, rank in load_tiktoken_bpe(str(files[key])).items()}
+        state = pick(app.page, key, HIDDEN_TEXT)
+        drawn = chips(app.page)
+        assert len(drawn) == len(state["tokens"])
+        faces = [face for face, _, _ in drawn]
+        for i, token in enumerate(state["tokens"]):
+            data = bytes_of(token, True)
+            assert data == bytes_of_id[state["ids"][i]]
+            assert faces[i] == face_of(data), (key, i, token, faces[i])
+        assert "" not in faces
+        legend = app.page.locator("#legend-list li").all_text_contents()
+        assert any("<U+200B>" in item for item in legend), (key, legend)
+        if key == "o200k-base":
+            assert "<U+FEFF>" in faces, faces
+            assert not any("<U+200D>" in f and "👨" in f for f in faces), faces
+            chip = app.page.locator("[data-testid=token][data-index='0']")
+            chip.hover()
+            # the inspector line names it and quotes the text it covers with the mark escaped
+            app.page.wait_for_function("() => document.querySelector('#inspector').textContent.includes('U+FEFF')")
+            assert '"\\uFEFF"' in app.page.locator("#inspector").text_content()
 
 
 def test_compare_columns_use_the_same_faces(app):

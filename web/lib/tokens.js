@@ -19,6 +19,7 @@ const MARK_KEYS = {
   "Ġ": "marks.byteSpace", "Ċ": "marks.byteNewline", "ĉ": "marks.byteTab", "▁": "marks.metaspace",
   "##": "marks.continues", "<0x…>": "marks.byte", "special": "marks.special", "unknown": "marks.unknown",
   "bytes": "marks.bytes", "␣": "marks.literal", "partial": "marks.partial", "spelling": "marks.spelling",
+  "invisible": "marks.invisible",
 };
 export const MARKS = Object.keys(MARK_KEYS);
 
@@ -27,6 +28,34 @@ export function markText(mark) {
 }
 
 const BYTE_TOKEN = /^<0x[0-9A-Fa-f]{2}>$/;
+
+// Characters that draw as nothing or as a blank: a byte-order mark, zero-width spaces and
+// joiners, direction marks, control characters, spaces other than U+0020. A token of one
+// would be an empty chip, so they are named by code point, <U+FEFF>, as bytes are <E2 80>.
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u;
+// Joiners, variation selectors and emoji tags do show, in what they do to the character
+// before them (an emoji family, an emoji's style, a flag), so there they stay as they are.
+const JOINING = /[\u200D\uFE00-\uFE0F\u{E0020}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
+
+const codeName = (ch) => `<U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
+
+// Whether chars[k], a joining character, shows in what it does: after a drawn character
+// (or another such), and for a joiner, before a drawn one too.
+function joins(chars, k) {
+  const ch = chars[k];
+  if (!JOINING.test(ch) || k === 0) return false;
+  const before = !HIDDEN.test(chars[k - 1]) || joins(chars, k - 1);
+  return before && (ch !== "\u200D" || (k + 1 < chars.length && !HIDDEN.test(chars[k + 1])));
+}
+
+// How the character chars[k] is drawn: {text, mark} for whitespace (␣ ↵ ⇥ ␍) and hidden
+// characters (<U+200B>), null where it is drawn as itself.
+function hiddenPiece(chars, k) {
+  const ch = chars[k];
+  if (ch in LITERAL) return { text: LITERAL[ch], mark: "␣" };
+  if (!HIDDEN.test(ch) || joins(chars, k)) return null;
+  return { text: codeName(ch), mark: "invisible" };
+}
 const UNKNOWN = new Set(["[UNK]", "<unk>", "<UNK>"]);
 
 // GPT-2's byte alphabet, read backwards: character -> the byte it stands for.
@@ -64,7 +93,8 @@ function sequenceLength(b) {
   return 0;
 }
 
-const UTF8 = new TextDecoder();
+// ignoreBOM: a token that holds the byte-order mark holds it; the decoder must not drop it.
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 // Bytes cut into whole characters and loose bytes: [{text} | {bytes}] in order.
 // Loose bytes are the pieces of a character that this token does not hold whole.
@@ -143,24 +173,22 @@ export function pieces(token, { special = false, model = "", unknown = false, by
     if (plain) out.push({ text: plain, mark: byteLevel && /[^\x00-\x7e]/.test(plain) ? "bytes" : null });
     plain = "";
   };
-  for (const ch of rest) {
-    let mark = null;
-    let shownAs = ch;
-    if (ch === "▁") mark = "▁";
-    else if (byteLevel && ch in BYTE_LEVEL) mark = ch;
-    else if (ch in LITERAL) { mark = "␣"; shownAs = LITERAL[ch]; }
-    if (mark) {
+  const chars = [...rest];
+  chars.forEach((ch, k) => {
+    const piece = ch === "▁" ? { text: ch, mark: ch }
+      : byteLevel && ch in BYTE_LEVEL ? { text: ch, mark: ch } : hiddenPiece(chars, k);
+    if (piece) {
       flush();
-      out.push({ text: shownAs, mark });
+      out.push(piece);
     } else plain += ch;
-  }
+  });
   flush();
   return out;
 }
 
 // A token that spells bytes (byte-level, or a <0xNN> byte) is shown as what it decodes to:
-// whole characters as text (spaces, line breaks and tabs as ␣ ↵ ⇥), the bytes of part of a
-// character as <E2 80>. An empty "spelling" piece says the vocabulary writes it otherwise
+// whole characters as text (spaces, line breaks and tabs as ␣ ↵ ⇥, characters that draw as
+// nothing as <U+FEFF>), the bytes of part of a character as <E2 80>. An empty "spelling" piece says the vocabulary writes it otherwise
 // (the chip's title and data-spelling give that spelling: Ġ, å¤©, <0xE5>).
 function decodedPieces(token, bytes) {
   const out = [];
@@ -170,13 +198,14 @@ function decodedPieces(token, bytes) {
       continue;
     }
     let plain = "";
-    for (const ch of run.text) {
-      if (ch in LITERAL) {
-        if (plain) out.push({ text: plain, mark: null });
-        plain = "";
-        out.push({ text: LITERAL[ch], mark: "␣" });
-      } else plain += ch;
-    }
+    const chars = [...run.text];
+    chars.forEach((ch, k) => {
+      const piece = hiddenPiece(chars, k);
+      if (!piece) { plain += ch; return; }
+      if (plain) out.push({ text: plain, mark: null });
+      plain = "";
+      out.push(piece);
+    });
     if (plain) out.push({ text: plain, mark: null });
   }
   if (out.map((p) => p.text).join("") !== token) out.push({ text: "", mark: "spelling" });
@@ -208,6 +237,7 @@ export function explain(token, options) {
     else if (p.mark === "##") notes.push(t("note.continues"));
     else if (p.mark === "bytes") notes.push(t("note.bytes", { text: p.text }));
     else if (p.mark === "partial") notes.push(t("note.partial", { hex: p.text.slice(1, -1) }));
+    else if (p.mark === "invisible") notes.push(t("note.invisible", { code: p.text.slice(1, -1) }));
     else if (p.mark === "spelling") notes.push(t("note.spelling", { spelling: token }));
     else if (p.mark === "▁") notes.push(t("note.metaspace"));
     else if (p.mark in BYTE_LEVEL) notes.push(t("note.is", { mark: p.mark, name: t(`name.${BYTE_LEVEL[p.mark]}`) }));
@@ -260,8 +290,8 @@ export function chipBody(chip, token, options) {
     if (piece.mark === "special" || piece.mark === "unknown") {
       chip.classList.add(piece.mark);
       body.append(piece.text);
-    } else if (piece.mark === "partial") {
-      body.append(el("span", "mark partial", piece.text));
+    } else if (piece.mark === "partial" || piece.mark === "invisible") {
+      body.append(el("span", `mark ${piece.mark}`, piece.text));
     } else if (piece.mark && piece.mark !== "bytes") {
       body.append(el("span", "mark", piece.text));
     } else body.append(piece.text);
@@ -270,7 +300,18 @@ export function chipBody(chip, token, options) {
   return marks;
 }
 
-// Spaces and line breaks inside a piece, made visible (the pre-tokenizer's ▁ and Ġ already are).
+// Text in quotes, as JSON writes it, with the characters that draw as nothing escaped too
+// ("\uFEFF"): the inspector line's token and the text it covers.
+export function quoted(text) {
+  const chars = [...JSON.stringify(String(text))];
+  const escape = (unit) => `\\u${unit.toString(16).toUpperCase().padStart(4, "0")}`;
+  return chars.map((ch, k) => ch === " " || !HIDDEN.test(ch) || joins(chars, k) ? ch
+    : [...Array(ch.length).keys()].map((i) => escape(ch.charCodeAt(i))).join("")).join("");
+}
+
+// Spaces, line breaks and characters that draw as nothing inside a piece, made visible as a
+// chip shows them (the pre-tokenizer's ▁ and Ġ already are).
 export function visible(text) {
-  return String(text).replace(/[ \n\t\r]/g, (ch) => ({ " ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍" })[ch]);
+  const chars = [...String(text)];
+  return chars.map((ch, k) => hiddenPiece(chars, k)?.text ?? ch).join("");
 }

@@ -2,7 +2,7 @@
 // highlights their token, and pointing at or focusing a token highlights its characters;
 // the inspector line says what the highlighted token is.
 import { t } from "../../i18n/index.js";
-import { explain } from "../../lib/tokens.js";
+import { explain, quoted } from "../../lib/tokens.js";
 import { tokenOptions } from "./token-list.js";
 import "../../i18n/tokenize.js";
 
@@ -78,11 +78,11 @@ export class TokenLinks {
     const [s, e] = r.offsets[index];
     const covered = resultText.slice(s, e);
     const where = e > s
-      ? t("tok.covers", { start: s, end: e, text: JSON.stringify(covered) })
+      ? t("tok.covers", { start: s, end: e, text: quoted(covered) })
       : t("tok.coversNone");
     const note = explain(token, tokenOptions(r, index, info.get(current) || {}));
     this.view.el.inspector.textContent =
-      t("tok.describe", { n: index + 1, total: r.ids.length, token: JSON.stringify(token), id: String(r.ids[index]), where }) +
+      t("tok.describe", { n: index + 1, total: r.ids.length, token: quoted(token), id: String(r.ids[index]), where }) +
       (note ? t("tok.note", { note: `${note[0].toUpperCase()}${note.slice(1)}` }) : "") +
       (this.view.list.joins.get(index)?.title ? ` ${this.view.list.joins.get(index).title}` : "");
   }

@@ -12,8 +12,8 @@ import { ChipRows } from "./chip-rows.js";
 import { TextLayer } from "./text-layer.js";
 import "../../i18n/tokenize.js";
 
-const LEGEND_ORDER = ["spelling", "Ġ", "Ċ", "ĉ", "bytes", "partial", "▁", "##", "<0x…>", "␣", "special", "unknown"];
-const WEIGHT = { partial: 600, bytes: 400 }; // style.css: .tok .mark is bold, .mark.partial 600
+const LEGEND_ORDER = ["spelling", "Ġ", "Ċ", "ĉ", "bytes", "partial", "▁", "##", "<0x…>", "␣", "invisible", "special", "unknown"];
+const WEIGHT = { partial: 600, invisible: 600, bytes: 400 }; // style.css: .tok .mark is bold, .mark.partial 600
 
 // How token i of a result is marked (tokens.js's pieces() and explain() take these).
 export function tokenOptions(result, i, info) {

@@ -57,6 +57,17 @@ def test_byte_level_marks(app, gpt2_tiktoken):
     assert app.page.locator("[data-testid=pipeline-model] [data-testid=model-token]").count() == 0  # not reached
 
 
+def test_characters_that_draw_as_nothing_are_named(app):
+    # a zero-width space inside a piece: shown by its code point, as the tokenize view's chips
+    # show it, with the legend's line for it, in the piece and in its original text
+    open_pipeline(app, "?view=pipeline&tokenizer=llama2&text=" + quote("a\u200bb c") + "&step=2")
+    panel = app.page.get_by_test_id("pipeline-pretokenize")
+    pieces = app.page.eval_on_selector_all("[data-testid=pretoken] .pipe-piece-text", "els => els.map(e => e.textContent)")
+    assert any("<U+200B>" in p for p in pieces) and "\u200b" not in "".join(pieces), pieces
+    assert "\u200b" not in panel.text_content()
+    assert any("<U+200B>" in item for item in panel.locator(".pipe-marks li").all_text_contents())
+
+
 def test_steps_and_step_back(app):
     open_pipeline(app, "?view=pipeline&tokenizer=bert-base-uncased&text=H%C3%A9llo%20%20WORLD&step=1")
     page = app.page

@@ -312,6 +312,12 @@ export function quoted(text) {
 // Spaces, line breaks and characters that draw as nothing inside a piece, made visible as a
 // chip shows them (the pre-tokenizer's ▁ and Ġ already are).
 export function visible(text) {
+  return visibleParts(text).map((p) => p.text).join("");
+}
+
+// The characters of `text` as {text, mark}: "␣" for whitespace shown as ␣ ↵ ⇥ ␍, "invisible"
+// for one named by code point (<U+200B>), null for one drawn as itself.
+export function visibleParts(text) {
   const chars = [...String(text)];
-  return chars.map((ch, k) => hiddenPiece(chars, k)?.text ?? ch).join("");
+  return chars.map((ch, k) => hiddenPiece(chars, k) ?? { text: ch, mark: null });
 }

@@ -7,7 +7,7 @@
 import { t } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
 import { labelled, textInput, statusLine, presetOptions } from "../lib/controls.js";
-import { tokenChip, visible } from "../lib/tokens.js";
+import { tokenChip, visible, visibleParts } from "../lib/tokens.js";
 import { traceEncode, loadTokenizer, PRESETS } from "../lib/tokenizers.js";
 import "./pipeline/strings.js";
 
@@ -239,11 +239,10 @@ class PipelineView {
       item.dataset.start = String(start);
       item.dataset.end = String(end);
       const shown = el("code", "pipe-piece-text");
-      for (const ch of Array.from(piece.text)) {
-        if (ch === "Ġ" && m.byteLevel) { marks.add("G"); shown.append(el("span", "mark", ch)); }
-        else if (ch === "▁") { marks.add("meta"); shown.append(el("span", "mark", ch)); }
-        else if (/[ \n\t\r]/.test(ch)) { marks.add("space"); shown.append(el("span", "mark", visible(ch))); }
-        else shown.append(ch);
+      for (const { text: ch, mark } of visibleParts(piece.text)) {
+        const kind = ch === "Ġ" && m.byteLevel ? "G" : ch === "▁" ? "meta" : mark === "␣" ? "space" : mark ? "hidden" : null;
+        if (kind) marks.add(kind);
+        shown.append(kind ? el("span", "mark", ch) : ch);
       }
       item.append(shown);
       item.append(el("span", "pipe-offsets", t("pipe.offsets", { start, end })));
@@ -253,7 +252,7 @@ class PipelineView {
     }
     if (chars.slice(last).some((ch) => /\s/.test(ch))) marks.add("gap");
     const notes = el("ul", "pipe-marks");
-    for (const mark of ["space", "G", "meta", "gap"]) if (marks.has(mark)) notes.append(el("li", "", t(`pipe.mark.${mark}`)));
+    for (const mark of ["space", "hidden", "G", "meta", "gap"]) if (marks.has(mark)) notes.append(el("li", "", t(`pipe.mark.${mark}`)));
     return notes.childElementCount ? [list, notes] : [list];
   }
 

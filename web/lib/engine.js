@@ -39,7 +39,7 @@ export class Engine {
     /** @type {Promise<unknown>} */
     this.earlier = Promise.resolve();
     this.hung = []; // the regex matches a worker was ended for: {pattern, digest, seconds}
-    this.watch = new RegexWatch((match) => this.regexStuck(match));
+    this.watch = new RegexWatch((match) => this.regexStuck(match), (key) => this.fileName(key));
     this.gate = null; // while a new worker reopens the tokenizers, requests wait for it
     this.restarts = 0;
     this.stage = "runtime";
@@ -79,7 +79,6 @@ export class Engine {
     const hung = this.hung.find((h) => h.pattern === refused.pattern && h.digest === refused.digest);
     if (!hung) return null;
     const match = { ...refused, limit: hung.seconds * 1000 };
-    if (!match.file && match.key) match.file = this.fileName(match.key);
     return errorWithKind(regexMessage(match), error.kind, match);
   }
 
@@ -181,7 +180,6 @@ export class Engine {
   // the next one refuse that pattern on that text at once.
   regexStuck(match) {
     const seconds = Number((match.limit / 1000).toFixed(1));
-    if (!match.file && match.key) match.file = this.fileName(match.key);
     this.hung.push({ pattern: match.pattern, digest: match.digest, seconds });
     this.restart("regex", {
       seconds, pattern: match.pattern, field: match.field, file: match.file, key: match.key,

@@ -11,8 +11,11 @@ const REGEX_MS_PER_CHAR = 0.01; // and longer texts get more (10 ms per thousand
 const LATE_MS = 100; // a timer this late means the page itself was busy: look again
 
 export class RegexWatch {
-  constructor(onStuck) {
+  // fileName(key): the name the user knows tokenizer `key` by, for a match that names none.
+  /** @param {(match: any) => void} onStuck @param {(key: string) => string | null} fileName */
+  constructor(onStuck, fileName) {
     this.onStuck = onStuck;
+    this.fileName = fileName;
     this.match = null; // {pattern, field, file, size, digest, key, limit} while one runs
     this.timer = null;
     this.refused = null; // the text Python just refused at once, having been stopped on it before
@@ -21,10 +24,11 @@ export class RegexWatch {
   // A {type: "regex"} message from the worker.
   receive(data) {
     this.clear();
-    if (data.phase === "refused") this.refused = data;
+    const match = { ...data, file: data.file || (data.key ? this.fileName(data.key) : null) };
+    if (data.phase === "refused") this.refused = match;
     if (data.phase !== "start") return;
     const limit = Math.round(REGEX_MS + (data.size || 0) * REGEX_MS_PER_CHAR);
-    this.match = { ...data, limit };
+    this.match = { ...match, limit };
     this.arm(limit);
   }
 

@@ -32,7 +32,6 @@ CACHE_CAPACITY = 100_000
 SLICE = 1 << 15  # pieces handled at once
 SMALL = 4096  # up to this many pieces, lists and lazy columns; more, arrays (less memory)
 _PLAIN_REGEX = (re.Pattern, plane_regex.TwoPlaneRegex)
-_ASCII = {b: c for b, c in byte_level.bytes_to_unicode().items() if b < 128}
 
 
 def plan(tok):
@@ -285,7 +284,7 @@ def _piece_results(pieces, model, cache):
 
 def _piece_result(text, encode_word):
     if text.isascii():
-        return encode_word(text.translate(_ASCII))
+        return encode_word(byte_level.encode_text(text))
     ids, starts, ends = encode_word(byte_level.encode_text(text))
     # Byte-level symbols stand for bytes; a token spans the characters its first
     # and last bytes belong to (HF's alignments).

@@ -117,16 +117,8 @@ def _split_around(pattern, keep_matches):
     return words
 
 
-# byte -> its byte-level character, as str.translate tables: ASCII text maps char
-# by char; other text goes through its UTF-8 bytes read as Latin-1 (one char a byte)
-_BYTE_CHARS = {b: c for b, c in byte_level.bytes_to_unicode().items()}
-_ASCII_TABLE = {b: c for b, c in _BYTE_CHARS.items() if b < 128}
-
-
 def _to_byte_chars(word: str) -> str:
-    if word.isascii():
-        return word.translate(_ASCII_TABLE)
-    return word.encode("utf-8").decode("latin-1").translate(_BYTE_CHARS)
+    return byte_level.encode_bytes(word.encode("utf-8"))
 
 
 def _byte_level(p):

@@ -94,6 +94,31 @@ def test_why_ends_in_the_tokens_the_page_shows(app, key):
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
+BLANK_TEXT = "a\n\n\n   b \ufeffc\u00a0"
+
+
+@pytest.mark.parametrize("key", ["gpt2", "o200k-base"])
+def test_why_on_tokens_of_spaces_and_invisible_characters(app, key):
+    # a line-break token, space tokens, a byte-order mark, a no-break space: "why this
+    # token?" used to do nothing on them (the word around was blank to JavaScript's trim)
+    app.open(f"?tokenizer={key}&lang=en&text=a")
+    page = app.page
+    page.get_by_test_id("text-input").fill(BLANK_TEXT)
+    page.evaluate("async () => await window.subwordLab.settled()")
+    state = page.evaluate("window.subwordLab.state()")
+    blank = [i for i, (s, e) in enumerate(state["offsets"])
+             if not BLANK_TEXT[s:e].replace("\ufeff", "").strip()]
+    assert len(blank) >= 3, state["tokens"]
+    for index in blank:
+        why(page, index)
+        assert page.get_by_test_id("encode-status").is_hidden(), page.get_by_test_id("encode-status").text_content()
+        shown = final_tokens(page)
+        assert any(state["ids"][i:i + len(shown)] == shown for i in range(max(0, index - len(shown) + 1), index + 1)), \
+            (key, index, shown, state["ids"])
+        page.get_by_test_id("why-back").click()
+        page.wait_for_function("() => window.subwordLab.view() === 'tokenize'")
+
+
 @pytest.mark.parametrize("key", ["gpt2", "o200k-base", "llama3", "mistral-tekken"])
 def test_a_whole_word_token_shows_the_merges_that_built_it(app, key):
     app.open(f"?tokenizer={key}&lang=en")

@@ -195,13 +195,15 @@ class EncodeView {
     const info = stored ? stored.info : await loadTokenizer(this.context, key);
     if (run !== this.run) return;
     this.showVocab(key, info);
-    if (!text.trim()) {
+    // Spaces alone are a text (byte-level models give them tokens), and "why this token?"
+    // on a line break has one though the one-line box cannot hold it.
+    const why = this.why?.key === key ? this.why : null;
+    if (!text && !why) {
       this.say("encode.empty");
       player.load({ length: 0, render: () => this.stage.replaceChildren(), narrate: () => "" });
       return;
     }
     this.say("encode.tracing");
-    const why = this.why?.key === key ? this.why : null;
     const trace = stored ? stored.trace : why ? await traceWhy(engine, why) : await traceEncode(engine, key, text);
     if (run !== this.run) return;
     trace.info = info;

@@ -171,7 +171,7 @@ export function whyDetail(view, index) {
   const r = view.result;
   if (!r || !r.offsets[index] || !view.current) return null;
   const word = wordAround(view.resultText, r.offsets[index]);
-  if (!word.trim()) return null;
+  if (!word) return null; // a token of no characters ([CLS]); spaces alone have steps too
   const limit = view.windowChars;
   const text = view.resultText.length > limit + 1 ? view.resultText.slice(0, limit + 2) : view.resultText;
   const special = view.rules.specialTokens(view.current) || null;

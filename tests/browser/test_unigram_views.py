@@ -109,6 +109,18 @@ def test_unhug_on_course_toy(app):
     assert "hug" in app.page.locator(".harness [data-testid=narration]").text_content()
 
 
+def test_a_word_with_one_segmentation_says_so(app):
+    # "u" has one segmentation in the course toy: not "the 1 best segmentations ... of all 1"
+    assert web_unigram.nbest_of(web_unigram.build_course_toy_tokenizer().model, "u", 5)["segmentations"] == 1
+    app.open()
+    info = app.page.evaluate(MOUNT_ENCODE, {"key": "course-toy-unigram", "text": "u", "preset": False})
+    seek(app, info["length"])
+    app.page.wait_for_selector("[data-testid=nbest-item]")
+    narration = app.page.locator(".harness [data-testid=narration]").text_content()
+    assert "only one segmentation" in narration and "1 best" not in narration, narration
+    assert app.page.locator(".unigram-nbest-title").text_content() == "The only segmentation (probability 1)"
+
+
 def python_lattices(text):
     """How many lattices CPython draws for the botchan model on `text`: sentencepiece
     models lay one lattice over the whole text (they do not split words first)."""

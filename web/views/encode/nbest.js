@@ -55,7 +55,9 @@ export function createNbest({ engine }) {
     if (box.dataset.state === "done" && box.dataset.word === result.word) return;
     box.dataset.state = "done";
     box.dataset.word = result.word;
-    const heading = el("h3", "unigram-nbest-title", t("uenc.nbestTitle", { count: formatNumber(result.segmentations, lang()) }));
+    const only = Number(result.segmentations) === 1;
+    const heading = el("h3", "unigram-nbest-title",
+      t(only ? "uenc.nbestOnlyTitle" : "uenc.nbestTitle", { count: formatNumber(result.segmentations, lang()) }));
     const list = el("ol", "unigram-nbest-list");
     result.paths.forEach((path, i) => list.append(item(path, i)));
     box.replaceChildren(heading, list, ...tieNotes(result.paths, taken));

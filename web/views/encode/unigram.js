@@ -96,7 +96,7 @@ function narrate(s, k, answer) {
   }
   const count = answer ? formatNumber(answer.segmentations, lang()) : "…";
   const n = answer ? answer.paths.length : NBEST;
-  return t("uenc.nbest", { n, count, word });
+  return t(answer && Number(answer.segmentations) === 1 ? "uenc.nbestOnly" : "uenc.nbest", { n, count, word });
 }
 
 export function createUnigramEncodeRenderer({ root, player, engine, key = null }) {

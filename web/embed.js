@@ -29,7 +29,7 @@ register({
     "embed.badTokenizer": "Subword Lab: there is no tokenizer preset called “{value}”. Available: {list}.",
     "embed.failed": "Subword Lab could not start: {message}",
     "embed.openFull": "Open Subword Lab in its own page",
-    "embed.open": "Open in Subword Lab",
+    "embed.noFiles": "A tokenizer you train here can be used in the full Subword Lab page, not in this embedded one.",
   },
   vi: {
     "embed.loading": "Đang khởi động Subword Lab…",
@@ -39,7 +39,7 @@ register({
     "embed.badTokenizer": "Subword Lab: không có bộ tách từ mẫu nào tên “{value}”. Có sẵn: {list}.",
     "embed.failed": "Subword Lab không khởi động được: {message}",
     "embed.openFull": "Mở Subword Lab trong trang riêng",
-    "embed.open": "Mở trong Subword Lab",
+    "embed.noFiles": "Bộ tách từ bạn huấn luyện ở đây dùng được trong trang Subword Lab đầy đủ, không dùng được trong bản nhúng này.",
   },
   zh: {
     "embed.loading": "正在启动 Subword Lab…",
@@ -49,7 +49,7 @@ register({
     "embed.badTokenizer": "Subword Lab：没有名为“{value}”的预设分词器。可用：{list}。",
     "embed.failed": "Subword Lab 无法启动：{message}",
     "embed.openFull": "在单独的页面中打开 Subword Lab",
-    "embed.open": "在 Subword Lab 中打开",
+    "embed.noFiles": "在这里训练的分词器可以在完整的 Subword Lab 页面中使用，不能在这个嵌入版本中使用。",
   },
 });
 
@@ -119,7 +119,7 @@ function sharedTokenizers(manifest) {
     },
     ensureLoaded(key) {
       const preset = presets().find((p) => p.id === key);
-      if (!preset) return Promise.reject(new Error(`There is no tokenizer called “${key}”.`));
+      if (!preset) return Promise.reject(new Error(t("embed.badTokenizer", { value: key, list: presets().map((p) => p.id).join(", ") })));
       if (!loaded.has(key)) {
         const request = s.engine.request("openPreset", { key, file: (preset.pack || preset).file })
           .then((details) => ({ ...details, label: preset.label, key }));
@@ -132,7 +132,7 @@ function sharedTokenizers(manifest) {
       await this.ensureLoaded(key);
       return s.engine.request("encode", { key, text, limit: 20000 });
     },
-    openFile: () => Promise.reject(new Error("open the full Subword Lab page to use a trained tokenizer")),
+    openFile: () => Promise.reject(new Error(t("embed.noFiles"))),
   };
   return s.tokenizers;
 }

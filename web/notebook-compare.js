@@ -7,7 +7,7 @@ import { drawChips } from "./notebook-tokens.js";
 import { editable } from "./notebook-editable.js";
 
 register({
-  en: { "nb.compare.row": "{name}: {n} tokens, {ratio} characters per token" },
+  en: { "nb.compare.row": { one: "{name}: {n} token, {ratio} characters per token", other: "{name}: {n} tokens, {ratio} characters per token" } },
   vi: { "nb.compare.row": "{name}: {n} token, {ratio} ký tự mỗi token" },
   zh: { "nb.compare.row": "{name}：{n} 个词元，每个词元 {ratio} 个字符" },
 });

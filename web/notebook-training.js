@@ -25,7 +25,7 @@ import "./views/train/strings.js";
 register({
   en: { "nb.train.waiting": "Waiting for training events: pass this widget as on_event to train().",
         "nb.train.running": "Training {algo}: {n} events so far…",
-        "nb.train.done": "{algo}: {steps} steps, vocabulary of {size} tokens." },
+        "nb.train.done": { one: "{algo}: {steps} step, vocabulary of {size} tokens.", other: "{algo}: {steps} steps, vocabulary of {size} tokens." } },
   vi: { "nb.train.waiting": "Đang chờ các sự kiện huấn luyện: hãy truyền widget này làm on_event cho train().",
         "nb.train.running": "Đang huấn luyện {algo}: đã có {n} sự kiện…",
         "nb.train.done": "{algo}: {steps} bước, bộ từ vựng {size} token." },
@@ -133,7 +133,7 @@ export function renderTraining(model, root) {
     player.grow(algo === "unigram" ? unigram.timeline(unigramEvents).length : merges.length);
     const name = ALGO_NAMES[algo] || algo;
     if (end) {
-      setText(status, t("nb.train.done", { algo: name, steps: formatNumber(player.length),
+      setText(status, t("nb.train.done", { algo: name, n: player.length, steps: formatNumber(player.length),
                                           size: formatNumber(end.vocab_size) }));
       status.dataset.state = "done";
       if (!player.playing) player.seek(player.length);

@@ -41,7 +41,10 @@ register({
     "cat.filterNone": "No tokenizer matches “{filter}”.",
     "cat.unavailable": "{name}: not in this build",
     "cat.matches": { one: "1 tokenizer matches", other: "{n} tokenizers match" },
-    "cat.details": "{family}: {name}, {algorithm}, {n} tokens, file size {size}, from {source}; licence: {licence}.",
+    "cat.details": {
+      one: "{family}: {name}, {algorithm}, {n} token, file size {size}, from {source}; licence: {licence}.",
+      other: "{family}: {name}, {algorithm}, {n} tokens, file size {size}, from {source}; licence: {licence}.",
+    },
     "cat.downloading": "Downloading {name}: {received} of {total}",
     "cat.packedSize": "{size} ({download} to download: this site sends it pre-read)",
     "cat.opening": "Opening {name}…",

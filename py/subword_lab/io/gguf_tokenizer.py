@@ -179,9 +179,11 @@ def _rules(vocab, meta):
     marked = [vocab.tokens[i] for i in vocab.special_cache
               if vocab.attrs[i] & CONTROL and vocab.types[i] != 3]
     if marked:
-        note("control", f"{len(marked)} tokens the file calls normal or user-defined are "
-             f"control tokens to llama.cpp, recognised by their text (first: "
-             f"{marked[0]!r}).", n=len(marked), first=marked[0])
+        said = (f"{len(marked)} tokens the file calls normal or user-defined are control "
+                f"tokens to llama.cpp, recognised by their text (first: {marked[0]!r})."
+                if len(marked) > 1 else "1 token the file calls normal or user-defined is a "
+                f"control token to llama.cpp, recognised by its text: {marked[0]!r}.")
+        note("control", said, n=len(marked), first=marked[0])
     return {"format": "gguf", "model": vocab.model, "kind": vocab.kind,
             "pre_tokenizer": vocab.pre, "name": meta.get("general.name"),
             "architecture": meta.get("general.architecture"),

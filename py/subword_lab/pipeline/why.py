@@ -85,8 +85,9 @@ def explain_token(tokenizer, text: str, index: int, emit, *, special=None,
     saw, "full": `text`}. A token the post-processor added is one SubwordLabError."""
     encoding = tokenizer.encode(text, special_tokens=special, add_special_tokens=add_special_tokens)
     if not 0 <= index < len(encoding.ids):
+        count = len(encoding.ids)
         raise SubwordLabError(f"there is no token {index} in this text "
-                              f"({len(encoding.ids)} tokens)", field="index")
+                              f"({count} token{'' if count == 1 else 's'})", field="index")
     if getattr(tokenizer, "gguf", None) is not None:
         return _why_gguf(tokenizer, text, special, add_special_tokens, encoding, index, emit)
     word = encoding.word_ids[index]

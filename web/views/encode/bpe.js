@@ -12,7 +12,10 @@ import { wordPanel, wordStepsTimeline } from "./word-steps.js";
 register({
   en: {
     "bpe.word": "Word {i} of {n}: “{word}”. BPE first splits it into single symbols.",
-    "bpe.symbols": "Start from {n} symbols. Now merge adjacent pairs, always the one learned earliest (the lowest rank).",
+    "bpe.symbols": {
+      one: "Start from {n} symbol: there is no pair to merge.",
+      other: "Start from {n} symbols. Now merge adjacent pairs, always the one learned earliest (the lowest rank).",
+    },
     "bpe.merge": "Merge {left} + {right} → {new} (rank {rank}: no adjacent pair has a lower rank).",
     "bpe.mergeLast": "Merge {left} + {right} → {new} (rank {rank}). No adjacent pair left has a merge rule: the word is done.",
     "bpe.whole": "“{token}” is in the vocabulary as a whole word: no merges needed.",

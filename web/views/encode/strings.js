@@ -14,7 +14,7 @@ register({
     "encode.toy.wordpiece": "Course toy (WordPiece)",
     "encode.toy.bpe": "Course toy (BPE)",
     "encode.toy.unigram": "Course toy (Unigram)",
-    "encode.vocab": "Vocabulary ({n} tokens):",
+    "encode.vocab": { one: "Vocabulary ({n} token):", other: "Vocabulary ({n} tokens):" },
     "encode.vocabNote.wordpiece": "This is the vocabulary the course lists for its toy corpus. Recomputing the scores, the third merge would be hu + ##gs → hugs (1/15), not hu + ##g → hug (2/45); the course's list is kept so its examples come out.",
     "encode.vocabNote.bpe": "Trained here on the toy word counts (hug 10, pug 5, pun 12, bun 4, hugs 5): the alphabet plus the first three merges.",
     "encode.loading": "Loading the tokenizer…",
@@ -36,7 +36,6 @@ register({
     "encode.wordState.done": "done",
     "encode.wordState.current": "now",
     "encode.wordState.todo": "waiting",
-    "encode.offsets": "characters {start}–{end}",
   },
   vi: {
     "encode.title": "Mã hóa từng bước",
@@ -71,7 +70,6 @@ register({
     "encode.wordState.done": "xong",
     "encode.wordState.current": "đang xử lý",
     "encode.wordState.todo": "đang chờ",
-    "encode.offsets": "ký tự {start}–{end}",
   },
   zh: {
     "encode.title": "逐步编码",
@@ -106,6 +104,5 @@ register({
     "encode.wordState.done": "已完成",
     "encode.wordState.current": "当前",
     "encode.wordState.todo": "等待中",
-    "encode.offsets": "第 {start}–{end} 个字符",
   },
 });

@@ -6,7 +6,10 @@ register({
     "uenc.piece": "Piece", "uenc.pickPiece": "Which pre-tokenized piece's lattice to show",
     "uenc.lattice": "Lattice of “{word}”: positions 0 to {n}, one edge per vocabulary piece",
     "uenc.none": "This text has no piece for the Unigram model to segment.",
-    "uenc.start": "The lattice of “{word}”: {n} characters, positions 0 to {n}. Each step adds a vocabulary piece as an edge, or fixes a position's best score.",
+    "uenc.start": {
+      one: "The lattice of “{word}”: {n} character, positions 0 to {n}. Each step adds a vocabulary piece as an edge, or fixes a position's best score.",
+      other: "The lattice of “{word}”: {n} characters, positions 0 to {n}. Each step adds a vocabulary piece as an edge, or fixes a position's best score.",
+    },
     "uenc.edge": "Edge {start}→{end}: “{piece}” is in the vocabulary, log-probability {score} (p = {p}).",
     "uenc.unk": "No piece of one character starts at {start}: an unknown edge {start}→{end} scored {score} (the lowest score minus 10).",
     "uenc.best": "Position {pos} is settled: best score {score} (p = {p}), arriving by “{piece}” from position {start}.",

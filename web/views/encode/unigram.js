@@ -79,7 +79,7 @@ function picker(pieces, index, onSelect, box) {
 // The line under step k of piece `s`; `answer` is the n-best reply, once it has come.
 function narrate(s, k, answer) {
   const word = shown(s.piece.text);
-  if (k === 0) return t("uenc.start", { word, n: s.piece.text.length });
+  if (k === 0) return t("uenc.start", { word, n: Array.from(s.piece.text).length }); // positions count code points
   const e = s.steps[k - 1];
   if (e.type === "unigram.edge") {
     return e.unk ? t("uenc.unk", { start: e.start, end: e.end, score: fmtScore(e.score) })

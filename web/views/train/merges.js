@@ -373,7 +373,7 @@ export class MergesRenderer {
       return t("train.narrate.start", { words: this.words.length, size: this.vocabSizes[0], tokens: this.corpusTokens[0], total });
     }
     const m = this.merges[k - 1];
-    const params = { step: k, total, left: quote(m.pair[0]), right: quote(m.pair[1]), token: quote(m.token), count: m.count };
+    const params = { step: k, total, left: quote(m.pair[0]), right: quote(m.pair[1]), token: quote(m.token), count: m.count, n: m.count };
     let text = t("train.narrate.merge", params);
     if (this.algo === "wordpiece") text += " " + t("train.narrate.score", { score: scoreText(m.count, m.left_count, m.right_count) });
     if (!m.new) text += " " + t("train.narrate.notNew");

@@ -26,7 +26,7 @@ register({
     "utrain.nExact": "Round {round}: corpus loss {loss} with {size} tokens. Removing the {remove} whose removal raises the loss least (first “{piece}”, +{inc}).",
     "utrain.nExactLast": "Round {round}: final corpus loss {loss} with {size} tokens; nothing more to remove.",
     "utrain.nEnd": "Done: the final vocabulary has {size} pieces, each scored by its log-probability.",
-    "utrain.listLabel": "{title}: {n} rows",
+    "utrain.listLabel": { one: "{title}: {n} row", other: "{title}: {n} rows" },
   },
   vi: {
     "utrain.waiting": "Các sự kiện huấn luyện sẽ hiện ở đây.",

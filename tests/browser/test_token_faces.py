@@ -166,6 +166,19 @@ def test_characters_that_draw_as_nothing_are_named(app, gpt2_tiktoken):
             assert '"\\uFEFF"' in app.page.locator("#inspector").text_content()
 
 
+def test_a_long_run_of_joining_characters_is_drawn_in_one_pass(app):
+    # a hostile text: a letter and 100,000 variation selectors (each one shows, as it follows
+    # a character drawn as itself), then 100,000 joiners with nothing to join (each named);
+    # deciding this character by character from the one before overflowed the stack
+    app.open()
+    lengths = app.page.evaluate("""async () => {
+      const tokens = await import(new URL('lib/tokens.js', document.baseURI).href);
+      const selectors = tokens.visible('a' + '\\uFE0F'.repeat(100000));
+      const joiners = tokens.visible('\\u200D'.repeat(100000));
+      return [selectors.length, joiners.length, joiners.slice(0, 16)]; }""")
+    assert lengths == [100_001, 800_000, "<U+200D><U+200D>"]
+
+
 def test_compare_columns_use_the_same_faces(app):
     app.open("?view=compare&tokenizers=gpt2,o200k-base&text=" + "今天天气很好 weather")
     app.page.wait_for_function("() => [...document.querySelectorAll('[data-testid=compare-column]')]"

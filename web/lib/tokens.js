@@ -39,22 +39,24 @@ const JOINING = /[\u200D\uFE00-\uFE0F\u{E0020}-\u{E007F}\u{E0100}-\u{E01EF}]/u;
 
 const codeName = (ch) => `<U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`;
 
-// Whether chars[k], a joining character, shows in what it does: after a drawn character
-// (or another such), and for a joiner, before a drawn one too.
-function joins(chars, k) {
-  const ch = chars[k];
-  if (!JOINING.test(ch) || k === 0) return false;
-  const before = !HIDDEN.test(chars[k - 1]) || joins(chars, k - 1);
-  return before && (ch !== "\u200D" || (k + 1 < chars.length && !HIDDEN.test(chars[k + 1])));
-}
-
-// How the character chars[k] is drawn: {text, mark} for whitespace (␣ ↵ ⇥ ␍) and hidden
-// characters (<U+200B>), null where it is drawn as itself.
-function hiddenPiece(chars, k) {
-  const ch = chars[k];
-  if (ch in LITERAL) return { text: LITERAL[ch], mark: "␣" };
-  if (!HIDDEN.test(ch) || joins(chars, k)) return null;
-  return { text: codeName(ch), mark: "invisible" };
+// How each of `chars` is drawn: {text, mark} for whitespace (␣ ↵ ⇥ ␍) and for a hidden
+// character (<U+200B>), null where it is drawn as itself. A joining character is drawn as
+// itself after a character drawn as itself (and a joiner before one too). One pass, left to
+// right: a piece may be a whole text of joiners.
+function drawnAs(chars) {
+  const out = new Array(chars.length).fill(null);
+  let shownBefore = false;
+  for (let k = 0; k < chars.length; k++) {
+    const ch = chars[k];
+    if (ch in LITERAL) out[k] = { text: LITERAL[ch], mark: "␣" };
+    else if (HIDDEN.test(ch)) {
+      const joinsHere = shownBefore && JOINING.test(ch)
+        && (ch !== "\u200D" || (k + 1 < chars.length && !HIDDEN.test(chars[k + 1])));
+      if (!joinsHere) out[k] = { text: codeName(ch), mark: "invisible" };
+    }
+    shownBefore = out[k] === null;
+  }
+  return out;
 }
 const UNKNOWN = new Set(["[UNK]", "<unk>", "<UNK>"]);
 
@@ -174,9 +176,9 @@ export function pieces(token, { special = false, model = "", unknown = false, by
     plain = "";
   };
   const chars = [...rest];
+  const drawn = drawnAs(chars);
   chars.forEach((ch, k) => {
-    const piece = ch === "▁" ? { text: ch, mark: ch }
-      : byteLevel && ch in BYTE_LEVEL ? { text: ch, mark: ch } : hiddenPiece(chars, k);
+    const piece = ch === "▁" || (byteLevel && ch in BYTE_LEVEL) ? { text: ch, mark: ch } : drawn[k];
     if (piece) {
       flush();
       out.push(piece);
@@ -188,8 +190,9 @@ export function pieces(token, { special = false, model = "", unknown = false, by
 
 // A token that spells bytes (byte-level, or a <0xNN> byte) is shown as what it decodes to:
 // whole characters as text (spaces, line breaks and tabs as ␣ ↵ ⇥, characters that draw as
-// nothing as <U+FEFF>), the bytes of part of a character as <E2 80>. An empty "spelling" piece says the vocabulary writes it otherwise
-// (the chip's title and data-spelling give that spelling: Ġ, å¤©, <0xE5>).
+// nothing as <U+FEFF>), the bytes of part of a character as <E2 80>. An empty "spelling"
+// piece says the vocabulary writes it otherwise (the chip's title and data-spelling give
+// that spelling: Ġ, å¤©, <0xE5>).
 function decodedPieces(token, bytes) {
   const out = [];
   for (const run of utf8Runs(bytes)) {
@@ -199,8 +202,9 @@ function decodedPieces(token, bytes) {
     }
     let plain = "";
     const chars = [...run.text];
+    const drawn = drawnAs(chars);
     chars.forEach((ch, k) => {
-      const piece = hiddenPiece(chars, k);
+      const piece = drawn[k];
       if (!piece) { plain += ch; return; }
       if (plain) out.push({ text: plain, mark: null });
       plain = "";
@@ -304,8 +308,9 @@ export function chipBody(chip, token, options) {
 // ("\uFEFF"): the inspector line's token and the text it covers.
 export function quoted(text) {
   const chars = [...JSON.stringify(String(text))];
+  const drawn = drawnAs(chars);
   const escape = (unit) => `\\u${unit.toString(16).toUpperCase().padStart(4, "0")}`;
-  return chars.map((ch, k) => ch === " " || !HIDDEN.test(ch) || joins(chars, k) ? ch
+  return chars.map((ch, k) => drawn[k]?.mark !== "invisible" ? ch
     : [...Array(ch.length).keys()].map((i) => escape(ch.charCodeAt(i))).join("")).join("");
 }
 
@@ -319,5 +324,6 @@ export function visible(text) {
 // for one named by code point (<U+200B>), null for one drawn as itself.
 export function visibleParts(text) {
   const chars = [...String(text)];
-  return chars.map((ch, k) => hiddenPiece(chars, k) ?? { text: ch, mark: null });
+  const drawn = drawnAs(chars);
+  return chars.map((ch, k) => drawn[k] ?? { text: ch, mark: null });
 }

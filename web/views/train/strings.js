@@ -81,7 +81,7 @@ register({
     "train.chart.title": "Vocabulary size against corpus length",
     "train.chart.x": "vocabulary size", "train.chart.y": "corpus in tokens",
     "train.chart.now": "Now: {size} tokens in the vocabulary, the corpus is {tokens} tokens long.",
-    "train.narrate.start": "Start: {words} distinct words, a vocabulary of {size} tokens, the corpus is {tokens} tokens long. {total} merges follow.",
+    "train.narrate.start": "Start: a vocabulary of {size} tokens; the corpus is {tokens} tokens long, distinct words: {words}. Merges to follow: {total}.",
     "train.narrate.merge": {
       one: "Step {step} of {total}: merged {left} + {right} into {token} (once in the corpus).",
       other: "Step {step} of {total}: merged {left} + {right} into {token} ({count} times in the corpus).",

@@ -283,9 +283,10 @@ def _piece_results(pieces, model, cache):
 
 
 def _piece_result(text, encode_word):
+    result = encode_word(byte_level.encode_text(text))
     if text.isascii():
-        return encode_word(byte_level.encode_text(text))
-    ids, starts, ends = encode_word(byte_level.encode_text(text))
+        return result  # a byte a character: the offsets are the characters'
+    ids, starts, ends = result
     # Byte-level symbols stand for bytes; a token spans the characters its first
     # and last bytes belong to (HF's alignments).
     char_of = []

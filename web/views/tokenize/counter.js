@@ -46,8 +46,9 @@ export class WholeCount {
 
   // The page has asked for the head of `text` (too long to encode whole) to be encoded:
   // its count starts now, right behind that encode, not after the chips are drawn (the
-  // count is what a reader of a pasted book looks at first), with `special`, the special-tokens choice the encode asks for
-  // (web/views/tokenize/rules.js; null: the tokenizer's default).
+  // count is what a reader of a pasted book looks at first), with `special`, the
+  // special-tokens choice the encode asks for (web/views/tokenize/rules.js; null: the
+  // tokenizer's default).
   start(text, key, special) {
     if (this.counting(text, key, special)) return;
     this.begin(text, key, special);

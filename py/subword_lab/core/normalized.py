@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from itertools import repeat
 from typing import NamedTuple
 
@@ -43,7 +44,6 @@ RUST_WHITESPACE = frozenset(
 )
 
 _BEHAVIORS = ("removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous")
-_NON_ASCII_RUN = re.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
 
 
 def _identity(n, start=0):
@@ -704,13 +704,39 @@ def _segment_changes(segment, form):
     return items
 
 
+# Hangul syllables decompose by rule (unicodedata.decomposition names no parts): a
+# vowel jamo follows a leading consonant, a trailing consonant follows an LV syllable.
+_HANGUL_SECONDS = ((0x1161, 0x1175), (0x11A8, 0x11C2))
+
+
+@lru_cache(maxsize=None)
+def _changing_runs(form: str):
+    """A regex for the runs of `text` that `form` may change, each with the char
+    before it. Any other char is left as it is in every context: HF's table does not
+    decompose it (for this form), it is a starter, and it is not the second char of a
+    canonical pair, so nothing composes with it (NFC and NFKC); the char before a run
+    may be the first of a pair, and a starter before it blocks anything further back.
+    So a text in a script that never changes (CJK, most letters) costs one search."""
+    chars = {ord(c) for c in unicode_tables.charset("nfkd" if form in ("NFKD", "NFKC") else "nfd")}
+    chars.update(ord(c) for c in unicode_tables.charset("nonstarters"))
+    if form in ("NFC", "NFKC"):
+        for c in unicode_tables.charset("nfd"):
+            if 0xAC00 <= ord(c) <= 0xD7A3:
+                continue  # a Hangul syllable: its seconds are the jamo ranges below
+            parts = unicodedata.decomposition(c).split()
+            if len(parts) == 2 and not parts[0].startswith("<"):
+                chars.add(int(parts[1], 16))
+        chars.update(cp for a, b in _HANGUL_SECONDS for cp in range(a, b + 1))
+    body = unicode_tables.class_body(unicode_tables.spans_of(chars))
+    return re.compile(f"[\\s\\S]?[{body}]+")
+
+
 def unicode_changes(text: str, form: str):
     """(char, change) pairs turning `text` into its `form` normalization, as HF
-    computes them; `None` when nothing changes. ASCII chars never decompose and
-    never compose with what precedes them, so only runs of non-ASCII chars (with
-    the ASCII char before them) need the slow path."""
+    computes them; `None` when nothing changes. Only the runs `_changing_runs` finds
+    take the slow path (decompose, reorder marks, compose), each with its char before."""
     pieces, last, changed = [], 0, False
-    for m in _NON_ASCII_RUN.finditer(text):
+    for m in _changing_runs(form).finditer(text):
         start, end = m.span()
         seg = _segment_changes(text[start:end], form)
         if not changed and (len(seg) != end - start or any(

@@ -53,8 +53,24 @@ def charset(name: str) -> frozenset:
 @lru_cache(maxsize=None)
 def char_class(name: str) -> str:
     """The table `name` as the body of a regular expression class `[...]`."""
+    return class_body(ranges(name))
+
+
+def class_body(spans) -> str:
+    """((first, last), ...) code point ranges as the body of a class `[...]`."""
     return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
-                   for a, b in ranges(name))
+                   for a, b in spans)
+
+
+def spans_of(code_points) -> list:
+    """The ranges [first, last] that a set of code points makes, in order."""
+    spans: list = []
+    for cp in sorted(code_points):
+        if spans and spans[-1][1] == cp - 1:
+            spans[-1][1] = cp
+        else:
+            spans.append([cp, cp])
+    return spans
 
 
 @lru_cache(maxsize=None)

@@ -5,7 +5,8 @@ Measures, with a fresh browser context (empty cache) for every first visit:
     come after) against a bare page that only starts the same Pyodide in the
     same kind of worker: the ratio is what Subword Lab adds;
   - the bytes the server sent for each (counted at the server, so the worker's and
-    the service worker's requests count too, compressed as served), as a ratio;
+    the service worker's requests count too, compressed as served), as a ratio, and the
+    CPU the browser's processes used until ready (steadier than the time on a busy machine);
   - when the default text's tokens were first on screen, and the layout shift
     (PerformanceObserver "layout-shift", the CLS sum) until a second after ready;
   - a second visit in the same browser context (HTTP cache, service worker, the
@@ -128,11 +129,34 @@ def chromium_path():
     return os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE") or build.shutil.which("chromium")
 
 
+def browser_cpu() -> float:
+    """Core-seconds this process's descendants (the browser's processes) have run: less
+    noisy than the ready time on a busy machine, and what a load takes from the others."""
+    children: dict[int, list[int]] = {}
+    used: dict[int, int] = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # a process that just ended
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        used[int(entry)] = sum(int(v) for v in fields[11:15])  # utime stime cutime cstime
+    total, stack = 0, list(children.get(os.getpid(), []))
+    while stack:
+        pid = stack.pop()
+        total += used.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def visit(page, url, mark):
-    """Open `url` in `page`; times, layout shift and bytes sent until it settled."""
-    before = CountingHandler.sent
+    """Open `url` in `page`; times, layout shift, bytes sent and the browser's CPU
+    until it settled."""
+    before, cpu = CountingHandler.sent, browser_cpu()
     page.goto(url)
     page.wait_for_selector(READY, state="attached", timeout=180_000)
+    cpu = browser_cpu() - cpu
     if mark == "subwordlab:ready":
         page.evaluate("async () => await window.subwordLab.settled()")
     page.wait_for_timeout(1000)  # a layout shift just after ready still counts
@@ -152,6 +176,7 @@ def visit(page, url, mark):
                 tokens: s.tokens, cls: s.cls, shifts: s.shifts};
     }""", mark)
     timings["bytes"] = sent_since(before)
+    timings["cpu"] = cpu
     if mark == "subwordlab:ready":
         timings["started"] = page.evaluate("window.subwordLab.started()")
         timings["steps"] = start_steps(page)
@@ -308,6 +333,7 @@ def start_report(ours, bare):
         "tokens_visible_ms": med(t["tokens"] for t in first if t["tokens"] is not None)
         if any(t["tokens"] is not None for t in first) else None,
         "ours_bytes": med(t["bytes"] for t in first),
+        "bare_cpu": med(r[0]["cpu"] for r in bare), "ours_cpu": med(t["cpu"] for t in first),
         "cls": max(t["cls"] for t in first), "shifts": [t["shifts"] for t in first],
         "first_paint_ms": med(t["fcp"] for t in first),
         "interface_ms": med(t["interface"] for t in first),
@@ -338,6 +364,9 @@ def start_report(ours, bare):
     print(f"{'bare Pyodide page: bytes sent':<50}{bare_bytes:>12,.0f}{1:>9.2f}")
     print(f"{'Subword Lab: navigation to ready (ms)':<50}{row['ours_ready_ms']:>12.0f}{row['ratio']:>9.2f}")
     print(f"{'Subword Lab: first visit, bytes sent':<50}{row['ours_bytes']:>12,.0f}{row['bytes_ratio']:>9.2f}")
+    print(f"{'bare Pyodide page: browser CPU to ready (core-s)':<50}{row['bare_cpu']:>12.2f}{1:>9.2f}")
+    print(f"{'Subword Lab: browser CPU to ready (core-s)':<50}{row['ours_cpu']:>12.2f}"
+          f"{row['ours_cpu'] / row['bare_cpu']:>9.2f}")
     if row["tokens_visible_ms"] is not None:
         label = "Subword Lab: default tokens on screen (ms)"
         print(f"{label:<50}{row['tokens_visible_ms']:>12.0f}{row['tokens_visible_ms'] / bare_ready:>9.2f}")

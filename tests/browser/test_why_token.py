@@ -115,8 +115,13 @@ def test_why_on_tokens_of_spaces_and_invisible_characters(app, key):
         shown = final_tokens(page)
         assert any(state["ids"][i:i + len(shown)] == shown for i in range(max(0, index - len(shown) + 1), index + 1)), \
             (key, index, shown, state["ids"])
+        s, e = state["offsets"][index]
+        if "\n" in BLANK_TEXT[s:e]:  # the one-line box drops line breaks, and a note says so
+            assert page.get_by_test_id("encode-line-breaks").is_visible(), (key, index)
         page.get_by_test_id("why-back").click()
         page.wait_for_function("() => window.subwordLab.view() === 'tokenize'")
+    why(page, 0)  # "a": no line break, no note
+    assert page.get_by_test_id("encode-line-breaks").is_hidden()
 
 
 @pytest.mark.parametrize("key", ["gpt2", "o200k-base", "llama3", "mistral-tekken"])

@@ -61,6 +61,10 @@ class EncodeView {
     presets.append(...presetOptions(this.context.manifest.presets));
     this.select.append(toys, presets);
     this.input = textInput("encode-text");
+    // A word of "why this token?" with line breaks: the one-line box drops them, so it says so.
+    this.breaks = el("p", "hint enc-breaks", t("encode.lineBreaks"));
+    this.breaks.dataset.testid = "encode-line-breaks";
+    this.breaks.hidden = true;
     controls.append(labelled(t("encode.tokenizer"), this.select),
       labelled(t("encode.text"), this.input, "enc-text-field"));
     this.vocabBox = el("div", "enc-vocab");
@@ -75,7 +79,7 @@ class EncodeView {
     this.back.hidden = true;
     head.prepend(this.back);
     this.code.clear();
-    root.replaceChildren(head, controls, this.vocabBox, this.status, this.playerBox, this.stage, this.code.root);
+    root.replaceChildren(head, controls, this.breaks, this.vocabBox, this.status, this.playerBox, this.stage, this.code.root);
     this.select.addEventListener("change", () => this.choose(this.select.value));
     let timer = 0;
     this.input.addEventListener("input", () => {
@@ -156,6 +160,7 @@ class EncodeView {
   load({ step }) {
     const run = ++this.run;
     this.code.clear();
+    this.breaks.hidden = true;
     this.settledPromise = this.trace(run, step).catch((error) => {
       if (run === this.run) {
         this.say("encode.error", { message: error.message || String(error) });
@@ -209,6 +214,7 @@ class EncodeView {
     trace.info = info;
     if (trace.why) {
       this.input.value = trace.why.text;
+      this.breaks.hidden = !/[\r\n]/.test(trace.why.text);
       if (trace.why.added) {
         this.say("encode.added", { token: trace.tokens[0] });
         player.load({ length: 0, render: () => this.stage.replaceChildren(), narrate: () => "" });

@@ -95,7 +95,7 @@ NEVER_ONE = {"tok.joins", "train.narrate.tie", "bpe.wholeTaken", "train.text.kep
 
 
 def test_english_says_one_thing_not_1_things(app):
-    """Every English string counted by {n} (or {count}, {words}, ...), said with 1: "1 piece",
+    """Every English string counted by {n} (or {count}, {words}, {size}, ...), said with 1: "1 piece",
     never "1 pieces" (a one-word text gave "Pre-tokenization cuts the text into 1 pieces").
     The modules that register strings are imported first, so strings of views not yet opened
     are seen too."""
@@ -106,10 +106,11 @@ def test_english_says_one_thing_not_1_things(app):
       for (const m of modules) await import(new URL(m, document.baseURI).href);
       const i18n = await import(new URL('i18n/index.js', document.baseURI).href);
       return Object.entries(i18n.strings('en'))
-        .filter(([, entry]) => /\\{(n|count|words|total|steps|changed|removed|added)\\}/.test(
+        .filter(([, entry]) => /\\{(n|count|words|total|steps|changed|removed|added|tokens|size|chars|subs|dropped)\\}/.test(
           typeof entry === 'string' ? entry : entry.other))
         .map(([key]) => [key, i18n.t(key, { n: 1, count: 1, words: 1, total: 1, steps: 1, changed: 1,
-                                              removed: 1, added: 1 }, 'en')]); }""", modules)
+                                              removed: 1, added: 1, tokens: 1, size: 1,
+                                              chars: 1, subs: 1, dropped: 1 }, 'en')]); }""", modules)
     assert len(said) > 30, said
     wrong = [(key, text) for key, text in said if re.search(r"\b1 [a-z]+s\b(?! per\b)", text) and key not in NEVER_ONE]
     assert wrong == [], "\n".join(f"{key}: {text}" for key, text in wrong)

@@ -16,7 +16,7 @@ register({
     "wp.foundCont": "“{candidate}” is in the vocabulary (## marks a piece inside the word): it becomes a token.",
     "wp.miss": "“{candidate}” is not in the vocabulary: shrink the window to one character fewer.",
     "wp.unkNoMatch": "No vocabulary piece starts at position {position} (“{piece}”): the whole word “{word}” becomes {token}, and the pieces already found are dropped.",
-    "wp.unkTooLong": "“{word}” has {chars} characters, more than the limit of {max}: the whole word becomes {token} without trying.",
+    "wp.unkTooLong": "“{word}” has more characters ({chars}) than the limit ({max}): the whole word becomes {token} without trying.",
     "wp.chars": "The word, character by character",
     "wp.window": "window",
     "wp.matched": "matched",

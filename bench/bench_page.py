@@ -384,8 +384,8 @@ def start_report(ours, bare):
         snap = row["snapshot"]
         print(f"{'memory snapshot: made before ready (ms)':<50}{snap['makeMs']:>12.0f}"
               f"{snap['make_ratio_to_bare_ready']:>9.2f}")
-        print(f"{'memory snapshot: gzip + Cache API, when idle (ms)':<50}{snap['storeMs']:>12.0f}")
-        print(f"{'memory snapshot: bytes (kept gzipped)':<50}{snap['size']:>12,.0f}   ({snap['stored']:,.0f} gzip)")
+        print(f"{'memory snapshot: packed + Cache API, when idle (ms)':<50}{snap['storeMs']:>12.0f}")
+        print(f"{'memory snapshot: bytes (pages kept)':<50}{snap['size']:>12,.0f}   ({snap['stored']:,.0f} kept)")
     print(f"{'Subword Lab: layout shift (CLS, worst load)':<50}{row['cls']:>12.3f}")
     print(f"{'Subword Lab: first contentful paint (ms)':<50}{row['first_paint_ms']:>12.0f}")
     print(f"{'Subword Lab: interface drawn and wired (ms)':<50}{row['interface_ms']:>12.0f}")

@@ -170,7 +170,7 @@ function connect(pyodide) {
 }
 
 // ---- the snapshot of a fresh start: copied at once, stored when no command has come
-// for a while (gzip and the Cache API then compete with nothing the reader waits for).
+// for a while (the Cache API's write then competes with nothing the reader waits for).
 let pending = null; // {bytes, makeMs}
 let lastCommand = 0;
 let running = 0;

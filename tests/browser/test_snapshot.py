@@ -20,9 +20,10 @@ STORED = """async () => {
   return (await cache.keys()).map((r) => r.url);
 }"""
 
-# Replace the stored snapshot by `kind`: "garbage" (not gzip at all), or "other-runtime"
-# (the real snapshot with another Pyodide build id, as a snapshot kept from an older
-# runtime would be: gzip and size are right, Pyodide refuses it).
+# Replace the stored snapshot by `kind`: "garbage" (not a stored snapshot at all), or
+# "other-runtime" (the real snapshot with another Pyodide build id, as a snapshot kept from
+# an older runtime would be: stored whole and of the right size, Pyodide refuses it; read
+# and stored again with the page's own web/lib/snapshot.js).
 SPOIL = """async (kind) => {
   const cache = await caches.open('subword-lab-snapshot');
   const [request] = await cache.keys();
@@ -32,9 +33,10 @@ SPOIL = """async (kind) => {
   if (kind === 'garbage') {
     body = new Uint8Array(4096).map((_, i) => (i * 7919) % 251);
   } else {
-    const bytes = new Uint8Array(await new Response(hit.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
+    const { packSnapshot, unpackSnapshot } = await import('./lib/snapshot.js');
+    const bytes = unpackSnapshot(await hit.arrayBuffer(), Number(size));
     for (let i = 16; i < 48; i++) bytes[i] ^= 0x5a; // the Pyodide build id (after magic and offsets)
-    body = await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).blob();
+    body = packSnapshot(bytes);
   }
   await cache.put(request, new Response(body, { headers: { 'x-subword-lab-size': size } }));
 }"""

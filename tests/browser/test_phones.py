@@ -98,3 +98,45 @@ def test_stop_never_covers_the_engine_line(browser, site, width, height):
         page.evaluate("subwordLab.cancel()")
     finally:
         context.close()
+
+
+# The header's words (Python's state) against its share buttons, and its height.
+HEADER = """() => {
+  const box = (r) => [r.left, r.top, r.right, r.bottom];
+  const words = [];
+  const walker = document.createTreeWalker(document.querySelector('.engine'), NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const owner = t.parentElement;
+    if (!t.data.trim() || !owner.getClientRects().length || getComputedStyle(owner).visibility === 'hidden') continue;
+    range.selectNodeContents(t);
+    for (const r of range.getClientRects()) words.push({ text: t.data.trim(), box: box(r) });
+  }
+  const buttons = [...document.querySelectorAll('header.site .share button')]
+    .filter((b) => b.getClientRects().length).map((b) => ({ text: b.textContent.trim(), box: box(b.getBoundingClientRect()) }));
+  const over = (a, b) => Math.min(a[2], b[2]) - Math.max(a[0], b[0]) > 1 && Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > 1;
+  const covered = words.flatMap((w) => buttons.filter((b) => over(w.box, b.box)).map((b) => `"${w.text}" under "${b.text}"`));
+  return { covered, words: words.length, height: document.querySelector('header.site').getBoundingClientRect().height };
+}"""
+
+
+def test_header_fits_a_small_phone_in_every_language(sized_page, site):
+    """At 360 px the share buttons' labels are longest in Vietnamese: they once covered
+    "Python đã sẵn sàng". Now they wrap inside their buttons, Python's state keeps its
+    room, and the header stays small."""
+    page = sized_page(360, 740, phone=True)
+    try:
+        found = {}
+        for lang in ("en", "vi", "zh"):
+            page.goto(f"{site}/?lang={lang}")
+            page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
+            page.wait_for_selector("header.site .share button", state="visible")
+            # settled: no request running, so no Stop in place of Python's state
+            page.evaluate("async () => await window.subwordLab.settled()")
+            header = page.evaluate(HEADER)
+            assert header["words"] > 0, f"{lang}: Python's state is not shown"
+            if header["covered"] or header["height"] > 0.15 * 740:
+                found[lang] = header
+        assert found == {}, found
+    finally:
+        page.close()

@@ -10,6 +10,9 @@ from shots import shot_path
 VIEWS = {
     "tokenize": "?tokenizer=gpt2&text=Smart%20%E2%80%9Cquotes%E2%80%9D%20and%20a%20verylongwordthatneverends",
     "pipeline": "?view=pipeline",
+    # a run of characters a model has no pieces for is one wide unknown token: it wraps
+    # in its chip instead of pushing the page sideways (it did at 360 px)
+    "pipeline-long-token": "?view=pipeline&tokenizer=botchan-bpe&text=%E6%9D%B1%E4%BA%AC%E3%82%BF%E3%83%AF%E3%83%BC%E3%81%B8%E8%A1%8C%E3%81%8D%E3%81%BE%E3%81%97%E3%81%9F%E3%80%82%E3%82%AC%E3%82%AE%E3%82%B0%E5%8D%8A%E8%A7%92%E3%82%AB%E3%83%8A%E3%83%A9%E3%83%BC%E3%83%A1%E3%83%B3",
     "train": "?view=train&algo=wordpiece&corpus=course-sentences&step=4",
     "train-unigram": "?view=train&algo=unigram&corpus=course-toy",
     "encode-unigram": "?view=encode&algo=unigram&text=unhugs%20hugging%20bunnies",

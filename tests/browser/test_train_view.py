@@ -92,6 +92,21 @@ def test_bpe_course_sentences_merge_lists(app, tie_break):
     assert ("first occurrence" in summary) == (tie_break == "first")
 
 
+def test_settled_means_the_step_is_drawn(app):
+    """settled() resolves once the step asked for is on the page, not a frame later: the
+    player draws at the next animation frame, and a test that read the position right after
+    settled() once saw "0 / 0" for a finished run (a busy machine, no frame in between).
+    Seeking and awaiting in one task leaves no frame between them."""
+    page = open_train(app, "algo=bpe&corpus=course-sentences&tie_break=first")
+    shown = page.evaluate("""async () => {
+        const v = await window.subwordLab.showView('train');
+        window.subwordLab.player().seek(3);
+        await v.settled();
+        return document.querySelector('[data-testid=player-position]').textContent;
+    }""")
+    assert shown.startswith("3 / ")
+
+
 def test_stepping_back_restores_the_state_exactly(app):
     page = open_train(app, "algo=bpe&corpus=course-sentences&tie_break=first&step=5")
     before = view_text(page)

@@ -212,6 +212,16 @@ export class Player {
     this.frame = requestAnimationFrame(() => { this.frame = 0; this.render(); });
   }
 
+  // Draw now the step asked for but left to the next frame: a view's settled() calls this,
+  // so that what it resolves to is on the page (a frame may be late on a busy machine, or
+  // never come in a hidden or throttled frame).
+  drawNow() {
+    if (!this.frame) return;
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.render();
+  }
+
   render() {
     const { k, timeline } = this;
     timeline.render(k);

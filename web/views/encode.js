@@ -141,7 +141,7 @@ class EncodeView {
     this.context.player.pause();
   }
 
-  settled() { return this.settledPromise; }
+  settled() { return this.settledPromise.then((value) => { this.context.player.drawNow(); return value; }); }
 
   choose(key) {
     this.key = key;

@@ -102,7 +102,7 @@ class PipelineView {
 
   deactivate() { this.run++; this.context.player.pause(); }
 
-  settled() { return this.settledPromise; }
+  settled() { return this.settledPromise.then((value) => { this.context.player.drawNow(); return value; }); }
 
   say(key, params) {
     this.status.textContent = key ? t(key, params) : "";

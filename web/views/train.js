@@ -172,10 +172,10 @@ class TrainView {
     this.context.player.pause();
   }
 
-  // Resolves when no training is running and the requested step is drawn.
+  // Resolves when no training is running and the requested step is drawn (player.drawNow).
   settled() {
-    if (!this.busy && this.started && this.info) return Promise.resolve(true);
-    return new Promise((resolve) => this.waiters.push(resolve));
+    const idle = !this.busy && this.started && this.info ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+    return idle.then(() => { this.context.player.drawNow(); return true; });
   }
 
   resolveWaiters() {

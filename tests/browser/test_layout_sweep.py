@@ -1,4 +1,4 @@
-"""The layout sweep (issue 24): every view at 1280 and 390 px, in en, vi and zh, opened first
+"""The layout sweep (issue 24): every view at 1280 and 360 px, in en, vi and zh, opened first
 and opened from a link to another view then switched to by its tab, with a long multilingual
 text and a large and a small tokenizer. On each, what a person checks by eye:
 
@@ -31,7 +31,7 @@ from english_check import described, english_left
 
 VIEWS = ["tokenize", "pipeline", "train", "encode", "compare", "chat"]
 LANGS = ["en", "vi", "zh"]
-WIDTHS = {1280: 900, 390: 844}
+WIDTHS = {1280: 900, 360: 740}  # a laptop; the narrowest common phone
 LARGE, SMALL = "o200k-base", "botchan-bpe"
 TEXT = (Path(__file__).resolve().parents[1] / "data" / "multilingual.txt").read_text(encoding="utf-8")
 
@@ -170,8 +170,12 @@ CHECKS = [look, english]
 
 
 def settle(page, view):
+    # The tokenize view's settings (the file's details, the special-tokens and pattern
+    # lists) are opened, so they are looked at too.
     page.evaluate("""async (name) => {
         const v = await window.subwordLab.showView(name);
+        const settings = document.getElementById('settings');
+        if (name === 'tokenize' && settings) settings.open = true;
         await v.settled();
         await window.subwordLab.settled();
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));

@@ -92,7 +92,7 @@ register({
     "cat.entry": "{name}",
     "cat.filterBest": "{n} kết quả; khớp nhất: {best}. ↓ ↑ để chọn, Enter để mở.",
     "cat.filterNone": "Không có bộ tách token nào khớp “{filter}”.",
-    "cat.unavailable": "{name}: không có trong bản dựng này",
+    "cat.unavailable": "{name}: thiếu trong bản dựng này",
     "cat.matches": "{n} bộ tách token khớp",
     "cat.details": "{family}: {name}, {algorithm}, {n} token, tệp {size}, từ {source}; giấy phép: {licence}.",
     "cat.downloading": "Đang tải {name}: {received} / {total}",

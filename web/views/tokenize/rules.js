@@ -52,7 +52,10 @@ export class RulesLine {
     this.pattern.select.replaceChildren(...entries.map(({ name, title }) => {
       const option = document.createElement("option");
       option.value = name;
-      option.textContent = name ? `${name}: ${patternTitle(name, title)}` : title;
+      // The title alone ("GPT-4o / o-series (o200k_base)", "Llama 3"): with the name before
+      // it, entries were too long for a phone's list; the name is the entry's tooltip.
+      option.textContent = name ? patternTitle(name, title) : title;
+      if (name) option.title = name;
       return option;
     }));
     this.pattern.select.value = rules.pattern_name || "";

@@ -54,6 +54,49 @@ def final_tokens(page):
     }""")
 
 
+def asked_marks(page):
+    """What the encode view marks as the token asked about: the word renderers' final
+    chips' places and ids, or the lattice's edges (piece, on the best path or not) and the
+    n best list's tokens (once the list has come)."""
+    return page.evaluate("""async () => {
+      const chips = [...document.querySelectorAll('[data-testid=encode-result][data-final=true] [data-testid=result-token]')];
+      if (chips.length) {
+        return {chips: chips.flatMap((c, place) => c.dataset.asked === 'true' ? [[place, Number(c.dataset.tokenId)]] : [])};
+      }
+      const box = document.querySelector('[data-testid=unigram-nbest]');
+      for (let i = 0; i < 600 && box && !['done', 'error'].includes(box.dataset.state); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const edges = [...document.querySelectorAll('[data-testid=lattice-edge][data-asked=true]')];
+      const path = [...document.querySelectorAll('[data-testid=lattice-edge][data-best=true]')]
+        .sort((a, b) => Number(a.dataset.start) - Number(b.dataset.start));
+      const first = [...document.querySelectorAll('[data-testid=nbest-item]')][0];
+      const tokens = first ? [...first.querySelectorAll('.nbest-token')] : [];
+      return {edges: edges.map((e) => [e.dataset.piece, e.dataset.best === 'true']),
+              // #1 of the n best is the encoder's path unless a tie put another first (an
+              // unknown edge's label is "<unk>", the list shows its characters)
+              firstIsTaken: tokens.length === path.length && path.every((e, i) => e.dataset.unk === 'true'
+                || e.querySelector('.lattice-label').textContent === tokens[i].textContent),
+              nbest: tokens.flatMap((t, place) => t.dataset.asked === 'true' ? [place] : []),
+              edgePlace: edges.length ? path.indexOf(edges[0]) : null};
+    }""")
+
+
+def check_asked_mark(page, state, index, shown, runs):
+    """The clicked token, and it alone, is marked among the last step's tokens."""
+    marks = asked_marks(page)
+    if "chips" in marks:
+        assert len(marks["chips"]) == 1, marks
+        place, token_id = marks["chips"][0]
+        assert token_id == state["ids"][index] and index - place in runs, (marks, index, runs)
+    else:
+        # one edge, or the unknown characters' edges of a run fused into one token
+        assert marks["edges"] and all(best for _, best in marks["edges"]), marks
+        assert "".join(piece for piece, _ in marks["edges"]) == state["tokens"][index], marks
+        whole = len(marks["edges"]) == 1 and marks["firstIsTaken"]
+        assert marks["nbest"] == ([marks["edgePlace"]] if whole else []), marks
+
+
 def why(page, index):
     chip = page.locator(f"[data-testid=token][data-index='{index}']")
     chip.scroll_into_view_if_needed()
@@ -85,6 +128,7 @@ def test_why_ends_in_the_tokens_the_page_shows(app, key):
                     if len(page_side[i:i + len(shown)]) == len(shown)
                     and all(x is None or x == y for x, y in zip(shown, page_side[i:]))]
             assert runs, (key, word, shown, page_side[max(0, index - 5):index + 5])
+            check_asked_mark(page, state, index, shown, runs)
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, (key, word, width, overflow)
             if word == "天气":

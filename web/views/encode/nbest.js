@@ -25,7 +25,7 @@ export function createNbest({ engine }) {
     }
     const word = s.piece.text;
     const cached = cache.get(keyOf(traceKey, word));
-    if (cached && cached.result) return draw(box, cached.result, bestPieces(s));
+    if (cached && cached.result) return draw(box, cached.result, bestPieces(s), s.asked);
     if (cached && cached.error) {
       box.dataset.state = "error";
       return box.replaceChildren(el("p", "hint", t("uenc.nbestUnavailable", { reason: cached.error })));
@@ -51,7 +51,9 @@ export function createNbest({ engine }) {
     return path ? path.tokens.map((row) => row[0]) : null;
   }
 
-  function draw(box, result, taken) {
+  // `asked`: the token "why this token?" asked about ({place, value}), outlined in #1 when
+  // #1 is the path the encoder took.
+  function draw(box, result, taken, asked = null) {
     if (box.dataset.state === "done" && box.dataset.word === result.word) return;
     box.dataset.state = "done";
     box.dataset.word = result.word;
@@ -59,14 +61,14 @@ export function createNbest({ engine }) {
     const heading = el("h3", "unigram-nbest-title",
       t(only ? "uenc.nbestOnlyTitle" : "uenc.nbestTitle", { count: formatNumber(result.segmentations, lang()) }));
     const list = el("ol", "unigram-nbest-list");
-    result.paths.forEach((path, i) => list.append(item(path, i)));
-    box.replaceChildren(heading, list, ...tieNotes(result.paths, taken));
+    const tookFirst = taken && result.paths.length && taken.join("\u0000") === result.paths[0].pieces.join("\u0000");
+    result.paths.forEach((path, i) => list.append(item(path, i, i === 0 && tookFirst ? asked : null)));
+    box.replaceChildren(heading, list, ...tieNotes(result.paths, tookFirst));
   }
 
   // Segmentations of exactly the same score are equally likely; say so, and why the
   // encoder took #1 when it is one of them.
-  function tieNotes(paths, taken) {
-    const tookFirst = taken && paths.length && taken.join("\u0000") === paths[0].pieces.join("\u0000");
+  function tieNotes(paths, tookFirst) {
     const notes = [];
     for (let i = 0; i < paths.length;) {
       let j = i + 1;
@@ -83,7 +85,7 @@ export function createNbest({ engine }) {
     return notes;
   }
 
-  function item(path, i) {
+  function item(path, i, asked) {
     const node = el("li", i === 0 ? "is-best" : "");
     node.dataset.testid = "nbest-item";
     node.dataset.probability = path.probability;
@@ -92,7 +94,13 @@ export function createNbest({ engine }) {
     bar.style.setProperty("--share", String(path.probability));
     bar.setAttribute("aria-hidden", "true");
     const tokens = el("span", "nbest-tokens");
-    for (const p of path.pieces) tokens.append(el("span", "nbest-token", shown(p)));
+    path.pieces.forEach((p, place) => {
+      const token = tokens.appendChild(el("span", "nbest-token", shown(p)));
+      if (asked && place === asked.place && p === asked.value) {
+        token.classList.add("is-asked");
+        token.dataset.asked = "true";
+      }
+    });
     const numbers = el("span", "nbest-numbers", `p = ${fmtProb(path.probability)} · ${fmtScore(path.score)}`);
     node.append(bar, tokens, numbers);
     if (i === 0) node.append(el("span", "nbest-flag", t("uenc.best.label")));

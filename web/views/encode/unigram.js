@@ -99,6 +99,28 @@ function narrate(s, k, answer) {
   return t(answer && Number(answer.segmentations) === 1 ? "uenc.nbestOnly" : "uenc.nbest", { n, count, word });
 }
 
+// The token "why this token?" was asked about: its piece, its place in that piece's best
+// path, its span in the lattice and value ({piece, place, start, end, value}); null for an
+// ordinary encode (or, defensively, when the paths and Python's list disagree). A run of
+// unknown characters is one token in Python's list and one edge a character in the path.
+function askedToken(trace, pieces) {
+  const why = trace.why;
+  if (!why || why.added || !Number.isInteger(why.token)) return null;
+  const rows = pieces.flatMap((p, piece) => (p.events.find((e) => e.type === "unigram.path")?.tokens || [])
+    .map((row, place) => ({ piece, place, value: row[0], start: row[2], end: row[3] })));
+  let next = 0;
+  for (const [k, value] of why.tokens.entries()) {
+    const first = rows[next];
+    let text = "";
+    while (next < rows.length && text.length < value.length && rows[next].piece === first.piece) {
+      text += rows[next++].value;
+    }
+    if (!first || text !== value) return null;
+    if (k === why.token) return { piece: first.piece, place: first.place, value, start: first.start, end: rows[next - 1].end };
+  }
+  return null;
+}
+
 export function createUnigramEncodeRenderer({ root, player, engine, key = null }) {
   loadCss(new URL("../unigram.css", import.meta.url));
   const box = el("div", "unigram-encode");
@@ -106,12 +128,14 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
   let pieces = [];
   let state = null; // the piece on show: {piece, steps, index, edges, nodes, nbestBox}
   let traceKey = key;
+  let asked = null; // the token "why this token?" asked about (askedToken)
   const nbest = createNbest({ engine });
 
   function show(trace, { piece = null, cursor = null } = {}) {
     traceKey = trace.key || key;
     pieces = splitPieces(trace.events);
-    let index = 0;
+    asked = askedToken(trace, pieces);
+    let index = asked ? asked.piece : 0;
     if (piece !== null && piece >= 0 && piece < pieces.length) index = piece;
     else if (cursor !== null) {
       const hit = pieces.findIndex((p) => cursor >= p.offsets[0] && cursor <= p.offsets[1]);
@@ -135,9 +159,26 @@ export function createUnigramEncodeRenderer({ root, player, engine, key = null }
     }
     box.append(picker(pieces, index, selectPiece, box));
     const piece = pieces[index];
-    state = { piece, steps: stepsOf(piece), index };
+    state = { piece, steps: stepsOf(piece), index, asked: asked?.piece === index ? asked : null };
     drawLattice(box, state);
+    if (state.asked) markAsked(box, state);
     return timelineOf(state);
+  }
+
+  // The asked token's edge in the lattice (the best path ends up through it), or the
+  // unknown characters' edges of a run of them fused into one token; and a line under the
+  // figure that says what the mark means.
+  function markAsked(box, s) {
+    const { start, end } = s.asked;
+    const whole = s.edges.get(`${start}:${end}`);
+    const edges = whole ? [whole] : [...s.edges.values()].filter((g) => g.dataset.unk === "true"
+      && Number(g.dataset.start) >= start && Number(g.dataset.end) <= end);
+    if (!edges.length) return;
+    for (const edge of edges) {
+      edge.classList.add("is-asked");
+      edge.dataset.asked = "true";
+    }
+    box.insertBefore(el("p", "hint uenc-asked", t("uenc.asked")), s.nbestBox);
   }
 
   // The timeline of one piece: the lattice after k steps, and the n best at the end.

@@ -43,7 +43,10 @@ export function wordStrip(words, current, finished, info) {
 
 const RESULT_LIMIT = 120; // chips drawn at most; older ones are counted, not drawn
 // The tokens produced so far: every finished word's, then `partial` (the current word's).
-export function resultRow(words, current, partial, info, final) {
+// `asked`: {index, value} of the token "why this token?" was asked about, among all the
+// words' tokens (null otherwise): outlined from the step that makes it on (a WordPiece
+// piece matched before its word turns out unknown is not it: the value must agree).
+export function resultRow(words, current, partial, info, final, asked = null) {
   const rows = [];
   for (let i = 0; i < Math.min(current, words.length); i++) rows.push(...words[i].tokens);
   rows.push(...partial);
@@ -54,15 +57,34 @@ export function resultRow(words, current, partial, info, final) {
   const list = el("div", "enc-result-tokens");
   const skip = Math.max(0, rows.length - RESULT_LIMIT);
   if (skip) list.append(el("span", "enc-earlier", t("encode.earlier", { n: skip })));
-  for (const [value, id] of rows.slice(skip)) list.append(tokenChip(value, id, info, { testid: "result-token" }));
+  rows.slice(skip).forEach(([value, id], i) => {
+    const chip = tokenChip(value, id, info, { testid: "result-token" });
+    if (asked && skip + i === asked.index && value === asked.value) {
+      chip.classList.add("asked");
+      chip.dataset.asked = "true";
+    }
+    list.append(chip);
+  });
   box.append(list);
+  if (list.querySelector(".asked")) box.append(el("p", "hint enc-asked", t("encode.asked")));
   return box;
+}
+
+// The token "why this token?" was asked about, {index, value} among the tokens the
+// trace's words end in; null for an ordinary encode (or, defensively, when Python's list
+// and the words' differ).
+function askedToken(trace, words) {
+  const why = trace.why;
+  if (!why || why.added || !Number.isInteger(why.token)) return null;
+  const tokens = words.flatMap((word) => word.tokens.map(([value]) => value));
+  const same = tokens.length === why.tokens.length && tokens.every((value, i) => value === why.tokens[i]);
+  return same ? { index: why.token, value: why.tokens[why.token] } : null;
 }
 
 // The frame both word-by-word renderers (WordPiece, BPE) draw after k steps: the word
 // strip, the current word's panel (or the start hint), the tokens so far, a legend.
 // `wordStep(word, index, info)` gives the renderer's own part: {panel, partial tokens}.
-export function renderWordSteps(root, { steps, words, info, legend, wordStep }, k) {
+export function renderWordSteps(root, { steps, words, info, legend, wordStep, asked = null }, k) {
   if (steps.length === 0) {
     root.replaceChildren(el("p", "hint", t("encode.noSteps")));
     return;
@@ -78,7 +100,7 @@ export function renderWordSteps(root, { steps, words, info, legend, wordStep }, 
   } else {
     parts.push(el("p", "hint enc-start", t("encode.start")));
   }
-  parts.push(resultRow(words, final ? words.length : current, final ? [] : partial, info, final));
+  parts.push(resultRow(words, final ? words.length : current, final ? [] : partial, info, final, asked));
   parts.push(el("p", "hint enc-legend", t(legend)));
   root.replaceChildren(...parts);
 }
@@ -94,7 +116,8 @@ export function wordStepsTimeline(root, trace, { prefix, isStep, legend, wordSte
   words.forEach((word, w) => word.events.forEach((event, index) => {
     if (isStep(event)) steps.push({ word: w, index });
   }));
-  const render = (k) => renderWordSteps(root, { steps, words, info, legend, wordStep }, k);
+  const asked = askedToken(trace, words);
+  const render = (k) => renderWordSteps(root, { steps, words, info, legend, wordStep, asked }, k);
   function narrate(k) {
     if (steps.length === 0) return t("encode.noSteps");
     // The stage already says how to start; the narration says where we are.

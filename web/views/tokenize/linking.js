@@ -84,7 +84,8 @@ export class TokenLinks {
     this.view.el.inspector.textContent =
       t("tok.describe", { n: index + 1, total: r.ids.length, token: quoted(token), id: String(r.ids[index]), where }) +
       (note ? t("tok.note", { note: `${note[0].toUpperCase()}${note.slice(1)}` }) : "") +
-      (this.view.list.joins.get(index)?.title ? ` ${this.view.list.joins.get(index).title}` : "");
+      (this.view.list.joins.get(index)?.title ? ` ${this.view.list.joins.get(index).title}` : "") +
+      (e > s ? t("tok.whyHint") : ""); // a token of no characters has no steps to show
   }
 
   revealInText(seg) {

@@ -1,9 +1,9 @@
 """"Why this token?" on every kind of preset, at both widths, on text in the three
 languages: the encode view's last step ends in the very tokens the Tokenize view shows
-at that place (the clicked one among them), it has steps to show (sentencepiece BPE
-models used to give "The model had nothing to do: no words."), a whole-word token of a
-tiktoken-style model shows the merges by rank that built it, and nothing runs off the
-page sideways.
+at that place (the clicked one among them, and it alone marked as the one asked about),
+it has steps to show (sentencepiece BPE models used to give "The model had nothing to do:
+no words."), a whole-word token of a tiktoken-style model shows the merges by rank that
+built it, and nothing runs off the page sideways.
 """
 from __future__ import annotations
 

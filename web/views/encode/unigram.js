@@ -20,6 +20,7 @@ import { visible as shown } from "../../lib/tokens.js";
 import { fmtScore, fmtProb } from "./numbers.js";
 import { drawLattice, renderLattice } from "./lattice.js";
 import { createNbest, NBEST } from "./nbest.js";
+import { askedRows } from "./asked.js";
 import "./unigram-strings.js";
 
 // The trace's events cut into one record per model piece: {index, text, offsets, events}.
@@ -100,25 +101,16 @@ function narrate(s, k, answer) {
 }
 
 // The token "why this token?" was asked about: its piece, its place in that piece's best
-// path, its span in the lattice and value ({piece, place, start, end, value}); null for an
-// ordinary encode (or, defensively, when the paths and Python's list disagree). A run of
-// unknown characters is one token in Python's list and one edge a character in the path.
+// path, its span in the lattice and value ({piece, place, start, end, value}); null
+// otherwise (askedRows: a run of unknown characters is one token, one edge a character).
 function askedToken(trace, pieces) {
-  const why = trace.why;
-  if (!why || why.added || !Number.isInteger(why.token)) return null;
-  const rows = pieces.flatMap((p, piece) => (p.events.find((e) => e.type === "unigram.path")?.tokens || [])
-    .map((row, place) => ({ piece, place, value: row[0], start: row[2], end: row[3] })));
-  let next = 0;
-  for (const [k, value] of why.tokens.entries()) {
-    const first = rows[next];
-    let text = "";
-    while (next < rows.length && text.length < value.length && rows[next].piece === first.piece) {
-      text += rows[next++].value;
-    }
-    if (!first || text !== value) return null;
-    if (k === why.token) return { piece: first.piece, place: first.place, value, start: first.start, end: rows[next - 1].end };
-  }
-  return null;
+  const rows = pieces.flatMap((p, group) => (p.events.find((e) => e.type === "unigram.path")?.tokens || [])
+    .map(([value, , start, end], place) => ({ value, group, place, start, end })));
+  const run = askedRows(trace.why, rows);
+  if (!run) return null;
+  const first = rows[run.first];
+  return { piece: first.group, place: first.place, value: trace.why.tokens[trace.why.token],
+    start: first.start, end: rows[run.last].end };
 }
 
 export function createUnigramEncodeRenderer({ root, player, engine, key = null }) {

@@ -3,6 +3,7 @@
 import { t } from "../../i18n/index.js";
 import { el } from "../../lib/dom.js";
 import { tokenChip, face } from "../../lib/tokens.js";
+import { askedRows } from "./asked.js";
 import "./strings.js";
 
 // The words (model_piece events) and each word's model events, from a trace.
@@ -71,14 +72,11 @@ export function resultRow(words, current, partial, info, final, asked = null) {
 }
 
 // The token "why this token?" was asked about, {index, value} among the tokens the
-// trace's words end in; null for an ordinary encode (or, defensively, when Python's list
-// and the words' differ).
+// trace's words end in (askedRows); null otherwise.
 function askedToken(trace, words) {
-  const why = trace.why;
-  if (!why || why.added || !Number.isInteger(why.token)) return null;
-  const tokens = words.flatMap((word) => word.tokens.map(([value]) => value));
-  const same = tokens.length === why.tokens.length && tokens.every((value, i) => value === why.tokens[i]);
-  return same ? { index: why.token, value: why.tokens[why.token] } : null;
+  const rows = words.flatMap((word, group) => word.tokens.map(([value]) => ({ value, group })));
+  const run = askedRows(trace.why, rows);
+  return run && run.first === run.last ? { index: run.first, value: rows[run.first].value } : null;
 }
 
 // The frame both word-by-word renderers (WordPiece, BPE) draw after k steps: the word

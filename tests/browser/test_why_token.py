@@ -1,6 +1,7 @@
 """"Why this token?" on every kind of preset, at both widths, on text in the three
 languages: the encode view's last step ends in the very tokens the Tokenize view shows
-at that place (the clicked one among them, and it alone marked as the one asked about),
+at that place (the clicked one among them, and it alone marked as the one asked about,
+in sight even where the lattice scrolls in its box),
 it has steps to show (sentencepiece BPE models used to give "The model had nothing to do:
 no words."), a whole-word token of a tiktoken-style model shows the merges by rank that
 built it, and nothing runs off the page sideways.
@@ -67,7 +68,8 @@ def asked_marks(page):
       for (let i = 0; i < 600 && box && !['done', 'error'].includes(box.dataset.state); i++) {
         await new Promise((r) => setTimeout(r, 50));
       }
-      const edges = [...document.querySelectorAll('[data-testid=lattice-edge][data-asked=true]')];
+      const edges = [...document.querySelectorAll('[data-testid=lattice-edge][data-asked=true]')]
+        .sort((a, b) => Number(a.dataset.start) - Number(b.dataset.start));
       const path = [...document.querySelectorAll('[data-testid=lattice-edge][data-best=true]')]
         .sort((a, b) => Number(a.dataset.start) - Number(b.dataset.start));
       const first = [...document.querySelectorAll('[data-testid=nbest-item]')][0];
@@ -78,7 +80,14 @@ def asked_marks(page):
               firstIsTaken: tokens.length === path.length && path.every((e, i) => e.dataset.unk === 'true'
                 || e.querySelector('.lattice-label').textContent === tokens[i].textContent),
               nbest: tokens.flatMap((t, place) => t.dataset.asked === 'true' ? [place] : []),
-              edgePlace: edges.length ? path.indexOf(edges[0]) : null};
+              edgePlace: edges.length ? path.indexOf(edges[0]) : null,
+              // the lattice scrolls in its box on a phone: the asked edge must be in sight
+              // (the first of a run of unknown edges wider than the box)
+              inView: edges.slice(0, 1).every((e) => {
+                const r = e.querySelector('.lattice-arc').getBoundingClientRect();
+                const box = e.closest('.lattice-scroll').getBoundingClientRect();
+                return r.left + r.width / 2 >= box.left && r.left + r.width / 2 <= box.right;
+              })};
     }""")
 
 
@@ -93,6 +102,7 @@ def check_asked_mark(page, state, index, shown, runs):
         # one edge, or the unknown characters' edges of a run fused into one token
         assert marks["edges"] and all(best for _, best in marks["edges"]), marks
         assert "".join(piece for piece, _ in marks["edges"]) == state["tokens"][index], marks
+        assert marks["inView"], ("the asked edge is scrolled out of sight", marks)
         whole = len(marks["edges"]) == 1 and marks["firstIsTaken"]
         assert marks["nbest"] == ([marks["edgePlace"]] if whole else []), marks
 

@@ -151,6 +151,8 @@ export function drawLattice(box, s) {
     s.nodes.push(node);
   }
   scroller.append(canvas);
+  s.scroller = scroller;
+  s.x = geo.x;
   figure.append(caption, scroller, info);
   s.nbestBox = el("section", "unigram-nbest");
   s.nbestBox.dataset.testid = "unigram-nbest";
@@ -206,10 +208,34 @@ function renderNode(node, pos, e, lastStep) {
   node.g.setAttribute("aria-label", t("uenc.nodeLabel", { pos, score: fmtScore(e.score), p: fmtProb(p), piece: shown(e.piece) }));
 }
 
+// The positions step k is about: the edge met or taken back, the position scored, or at
+// the end the token "why this token?" asked about (s.asked); null for none.
+function spanOf(s, k, lastStep) {
+  if (k === s.steps.length && s.asked) return [s.asked.start, s.asked.end];
+  if (lastStep?.type === "unigram.best") return [lastStep.position, lastStep.position];
+  if (lastStep?.type === "unigram.edge" || lastStep?.type === "back") return [lastStep.start, lastStep.end];
+  return null;
+}
+
+// A long word's lattice scrolls in its box: bring what the step is about into view, so a
+// phone's narrow box never animates out of sight. Only when it is out of view; a learner's
+// own scrolling between steps is left alone.
+function keepInView(s, span) {
+  const box = s.scroller;
+  if (!span || !box || box.scrollWidth <= box.clientWidth) return;
+  const margin = 24;
+  const left = s.x(span[0]) - margin, right = s.x(span[1]) + margin;
+  const view = box.clientWidth;
+  if (left >= box.scrollLeft && right <= box.scrollLeft + view) return;
+  // Centre the span; one wider than the box shows its start.
+  box.scrollLeft = Math.max(0, right - left > view ? left : (left + right - view) / 2);
+}
+
 // The lattice as it stands after k steps (recomputed from the steps: a word is short).
 export function renderLattice(s, k) {
   const after = seenAfter(s.steps, k);
   const lastStep = k > 0 ? s.steps[k - 1] : null;
   renderEdges(s, after, lastStep);
   s.nodes.forEach((node, pos) => renderNode(node, pos, after.best.get(pos), lastStep));
+  keepInView(s, spanOf(s, k, lastStep));
 }

@@ -43,8 +43,14 @@ function download(name, type, text) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-function button(testid, key, onClick) {
-  const b = el("button", "button small", t(key));
+// `short`: a phone's label (style.css shows one of the two); the button's name is the long one.
+function button(testid, key, onClick, short = "") {
+  const b = el("button", "button small", short ? "" : t(key));
+  if (short) {
+    b.append(el("span", "label-long", t(key)), el("span", "label-short", t(short)));
+    b.setAttribute("aria-label", t(key));
+    b.title = t(key);
+  }
   b.type = "button";
   b.dataset.testid = testid;
   b.addEventListener("click", onClick);
@@ -81,8 +87,8 @@ export class TokenExport {
     });
     bar.append(group,
       button("copy-ids", "exp.copyIds", () => this.copyIds()),
-      button("download-json", "exp.json", () => this.save("json")),
-      button("download-csv", "exp.csv", () => this.save("csv")),
+      button("download-json", "exp.json", () => this.save("json"), "exp.jsonShort"),
+      button("download-csv", "exp.csv", () => this.save("csv"), "exp.csvShort"),
       this.status);
     return bar;
   }

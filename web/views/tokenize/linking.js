@@ -17,10 +17,21 @@ export class TokenLinks {
   constructor(view) {
     this.view = view;
     this.highlighted = -1;
+    // A touch screen cannot point without tapping, and a tap asks "why this token?": the
+    // hints say so there (data-i18n keeps the touch hint when the language changes).
+    this.touch = matchMedia("(hover: none) and (pointer: coarse)").matches;
+  }
+
+  hint() {
+    return t(this.touch ? "tok.inspectorTouch" : "tok.inspector");
   }
 
   bind() {
-    const { text, tokens } = this.view.el;
+    const { text, tokens, inspector } = this.view.el;
+    if (this.touch && inspector) {
+      inspector.dataset.i18n = "tok.inspectorTouch";
+      inspector.textContent = this.hint();
+    }
     for (const type of ["keyup", "click", "select"]) text.addEventListener(type, () => this.caretMoved());
     text.addEventListener("mousemove", (event) => this.pointAtText(event));
     text.addEventListener("mouseleave", () => this.caretMoved());
@@ -59,7 +70,7 @@ export class TokenLinks {
     this.highlighted = index;
     list.setHighlight(index);
     if (index < 0 || !result) {
-      this.view.el.inspector.textContent = t("tok.inspector");
+      this.view.el.inspector.textContent = this.hint();
       return;
     }
     // From the text: the list scrolls to the token (drawing its chip if it was not).
@@ -85,7 +96,7 @@ export class TokenLinks {
       t("tok.describe", { n: index + 1, total: r.ids.length, token: quoted(token), id: String(r.ids[index]), where }) +
       (note ? t("tok.note", { note: `${note[0].toUpperCase()}${note.slice(1)}` }) : "") +
       (this.view.list.joins.get(index)?.title ? ` ${this.view.list.joins.get(index).title}` : "") +
-      (e > s ? t("tok.whyHint") : ""); // a token of no characters has no steps to show
+      (e > s ? t(this.touch ? "tok.whyHintTouch" : "tok.whyHint") : ""); // no characters, no steps
   }
 
   revealInText(seg) {

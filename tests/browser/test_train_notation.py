@@ -100,3 +100,12 @@ def test_one_reads_in_the_singular(app, lang):
     assert not re.search(r"\b1 tokens\b", narration), narration
     if lang == "en":
         assert "Done: 1 token." in narration
+    # one piece removed in a Unigram round: "the one piece", not "the 1 whose removal..."
+    open_train(app, f"?view=train&algo=unigram&corpus=course-toy&method=exact&step=3&lang={lang}")
+    said = app.page.locator("#player-slot [data-testid=narration]").text_content()
+    assert not re.search(r"(the|Loại|其中) 1\b", said), said
+    # the pipeline's last step when the tokenizer adds nothing: "none of them", not "(0 added)"
+    app.open(f"?view=pipeline&tokenizer=gpt2&text=Hello&step=4&lang={lang}")
+    app.page.evaluate("async () => { await (await window.subwordLab.showView('pipeline')).settled(); }")
+    said = app.page.locator("#player-slot [data-testid=narration]").text_content()
+    assert not re.search(r"[(（](其中 )?0\b", said), said

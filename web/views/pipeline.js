@@ -297,7 +297,7 @@ class PipelineView {
     if (stage === "pretokenize") return t("pipe.narr.pretokenize", { n: m.pieces.length });
     if (stage === "model") return t("pipe.narr.model", { n: m.words.reduce((s, w) => s + w.tokens.length, 0) });
     const added = (m.final.added_by_post_processor || []).filter(Boolean).length;
-    return t("pipe.narr.post", { n: m.final.ids.length, added });
+    return t(added ? "pipe.narr.post" : "pipe.narr.postNone", { n: m.final.ids.length, added });
   }
 }
 

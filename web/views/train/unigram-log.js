@@ -66,7 +66,7 @@ export function narrateStep(log, k, t) {
   }
   if (e.type === "unigram_exact_round") {
     if (!e.remove) return t("utrain.nExactLast", { round: e.round, loss: shortNumber(e.loss), size: e.vocab_size });
-    return t("utrain.nExact", { round: e.round, loss: shortNumber(e.loss), size: e.vocab_size, remove: e.remove,
+    return t(e.remove === 1 ? "utrain.nExactOne" : "utrain.nExact", { round: e.round, loss: shortNumber(e.loss), size: e.vocab_size, remove: e.remove,
       piece: shown(e.removed[0][0]), inc: shortNumber(e.removed[0][1]) });
   }
   return t("utrain.nEnd", { size: e.vocab_size });

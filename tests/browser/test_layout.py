@@ -137,3 +137,36 @@ def test_course_column_widgets_fit_and_follow_the_page_theme(app):
     page.evaluate("() => { document.body.style.background = '#16181c'; document.body.style.color = '#eee'; }")
     page.wait_for_function("() => document.querySelector('subword-lab[view=compare]').dataset.theme === 'dark'")
     assert page.evaluate(COURSE_WIDGETS)["scheme"] == "dark"
+
+
+# A link naming a tokenizer the page does not have: every view that reads the name says so
+# and shows a real one (before, the pipeline and chat views swapped in another without a
+# word, and the compare view kept a blank column that waited for ever).
+BAD_LINKS = {
+    "tokenize": "?tokenizer=nope",
+    "pipeline": "?view=pipeline&tokenizer=nope&text=Hi",
+    "encode": "?view=encode&tokenizer=nope&text=Hi",
+    "compare": "?view=compare&tokenizers=gpt2,nope,bert-base-uncased&text=Hi",
+    "chat": "?view=chat&tokenizer=nope",
+}
+SAID = """(view) => {
+  const root = document.getElementById('view-' + view);
+  const said = [...root.querySelectorAll('p, [role=status], [role=alert]')]
+    .filter((e) => e.offsetParent !== null && e.textContent.includes('“nope”'));
+  const selects = [...root.querySelectorAll('select')].filter((s) => s.offsetParent !== null);
+  return {said: said.map((e) => e.textContent), blank: selects.filter((s) => s.selectedIndex < 0).length,
+          values: selects.map((s) => s.value)};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_link_to_a_tokenizer_the_page_lacks_says_so(app, lang):
+    for view, query in BAD_LINKS.items():
+        app.open(f"{query}&lang={lang}")
+        app.page.evaluate("async (v) => { const x = await window.subwordLab.showView(v);"
+                          " if (x && x.settled) await x.settled(); await window.subwordLab.settled(); }", view)
+        seen = app.page.evaluate(SAID, view)
+        assert len(seen["said"]) == 1, (view, seen)
+        assert seen["blank"] == 0, (view, seen)
+        if view == "compare":
+            assert seen["values"][:2] == ["gpt2", "bert-base-uncased"], seen

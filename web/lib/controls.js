@@ -27,6 +27,22 @@ export function statusLine(testid) {
   return status;
 }
 
+// The line that says a link named a tokenizer this page does not have, and what shows
+// instead: hidden until `tell` has something to say, kept while the view stays on show.
+export function unknownLine(testid) {
+  const line = el("p", "error"); // as the tokenize view says it (style.css)
+  line.dataset.testid = testid;
+  line.setAttribute("role", "status");
+  line.hidden = true;
+  return line;
+}
+
+// Say `text` on a line (hidden when there is nothing to say).
+export function tell(line, text) {
+  line.textContent = text;
+  line.hidden = !text;
+}
+
 export function option(value, text, disabled = false) {
   const node = el("option", "", text);
   node.value = value;

@@ -4,7 +4,8 @@
 // the worker's `call` command, which loads Jinja2 on first use); this module only draws.
 import { t } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
-import { labelled, option, statusLine } from "../lib/controls.js";
+import { labelled, option, statusLine, unknownLine, tell } from "../lib/controls.js";
+import "../i18n/tokenize.js"; // tok.unknownPreset
 import { tokenChip } from "../lib/tokens.js";
 import { loadTokenizer } from "../lib/tokenizers.js";
 import { costLine, renderedText } from "./chat/draw.js";
@@ -44,7 +45,7 @@ class ChatView {
     head.append(el("h2", "", t("chat.title")), el("p", "hint", t("chat.intro")));
     this.select = el("select", "enc-select");
     this.select.dataset.testid = "chat-tokenizer";
-    this.select.addEventListener("change", () => { this.template = null; this.changed(); });
+    this.select.addEventListener("change", () => { this.template = null; tell(this.unknown, ""); this.changed(); });
     this.generation = el("input");
     this.generation.type = "checkbox";
     this.generation.dataset.testid = "chat-generation";
@@ -72,6 +73,7 @@ class ChatView {
     this.error.setAttribute("role", "alert");
     this.error.hidden = true;
     this.status = statusLine("chat-status");
+    this.unknown = unknownLine("chat-unknown");
     this.total = el("p", "chat-total");
     this.total.dataset.testid = "chat-total";
     this.rendered = el("pre", "chat-rendered");
@@ -84,7 +86,7 @@ class ChatView {
     this.output.append(this.total, el("h3", "enc-h", t("chat.rendered")),
       el("p", "hint", t("chat.renderedNote")), this.rendered, el("h3", "enc-h", t("chat.tokens")), this.tokens);
 
-    this.root.replaceChildren(head, controls, messages, this.error, this.status, this.output, this.templateEditor());
+    this.root.replaceChildren(head, controls, this.unknown, messages, this.error, this.status, this.output, this.templateEditor());
   }
 
   templateEditor() {
@@ -171,8 +173,11 @@ class ChatView {
     const ids = [...this.select.options].map((o) => o.value);
     const current = this.context.tokenize.current;
     const userFile = current && !(this.context.manifest.presets || []).some((p) => p.id === current);
-    const wanted = [url.get("tokenizer", null), userFile ? current : null, ...DEFAULT_TOKENIZERS, current];
+    const asked = url.get("tokenizer", null);
+    const wanted = [asked, userFile ? current : null, ...DEFAULT_TOKENIZERS, current];
     this.select.value = wanted.find((id) => id && ids.includes(id)) || ids[0] || "";
+    tell(this.unknown, asked && !ids.includes(asked) ? t("tok.unknownPreset",
+      { name: asked, fallback: this.select.selectedOptions[0]?.textContent || t("tok.nothing") }) : "");
     this.generation.checked = url.get("gen", "1") !== "0";
     let messages = DEFAULT_MESSAGES;
     try {

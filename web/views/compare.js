@@ -2,7 +2,7 @@
 // tokenizers side by side, tokens coloured by id as in the tokenize view, with counts.
 import { t, register, formatNumber } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
-import { labelled, statusLine } from "../lib/controls.js";
+import { labelled, statusLine, unknownLine, tell } from "../lib/controls.js";
 import { tokenChip } from "../lib/tokens.js";
 import { loadTokenizer, PRESETS } from "../lib/tokenizers.js";
 
@@ -23,6 +23,8 @@ register({
     "cmp.perByte": "{n} bytes per token",
     "cmp.perWord": "{n} tokens per word",
     "cmp.cuts": "{n} of its cuts are not made by every other tokenizer (underlined)",
+    "cmp.cutsNone": "Every other tokenizer makes each of its cuts too",
+    "cmp.unknown": "There is no tokenizer called “{name}” here; it is left out.",
     "cmp.cutNote": "a cut here that another tokenizer does not make",
   },
   vi: {
@@ -41,6 +43,8 @@ register({
     "cmp.perByte": "{n} byte mỗi token",
     "cmp.perWord": "{n} token mỗi từ",
     "cmp.cuts": "{n} chỗ cắt không phải bộ tách nào cũng có (gạch dưới)",
+    "cmp.cutsNone": "Mọi bộ tách khác cũng cắt ở từng chỗ nó cắt",
+    "cmp.unknown": "Ở đây không có bộ tách token nào tên “{name}”; nó được bỏ qua.",
     "cmp.cutNote": "một chỗ cắt mà bộ tách token khác không có",
   },
   zh: {
@@ -59,6 +63,8 @@ register({
     "cmp.perByte": "每个词元 {n} 个字节",
     "cmp.perWord": "每个词 {n} 个词元",
     "cmp.cuts": "{n} 处切分并非所有分词器都有（带下划线）",
+    "cmp.cutsNone": "它的每处切分，其他分词器也都有",
+    "cmp.unknown": "这里没有名为“{name}”的分词器；已略去。",
     "cmp.cutNote": "其他分词器没有在这里切分",
   },
 });
@@ -91,8 +97,9 @@ class CompareView {
     this.input.dataset.testid = "compare-text";
     const field = labelled(t("cmp.text"), this.input, "cmp-text-field");
     this.status = statusLine("compare-status");
+    this.unknown = unknownLine("compare-unknown");
     this.grid = el("div", "cmp-grid");
-    this.root.replaceChildren(head, field, this.status, this.grid);
+    this.root.replaceChildren(head, field, this.unknown, this.status, this.grid);
     this.selects = [];
     this.columns = [];
     for (let i = 0; i < MAX_COLUMNS; i++) this.columns.push(this.column(i));
@@ -158,6 +165,7 @@ class CompareView {
   }
 
   changed() {
+    tell(this.unknown, "");
     const keys = this.columns.map((c) => c.select.value).filter(Boolean);
     this.context.urlState.set({ tokenizers: keys.join(",") });
     this.load();
@@ -167,7 +175,9 @@ class CompareView {
     this.context.placePlayer(null);
     const url = this.context.urlState;
     const wanted = (url.get("tokenizers", null) || PRESETS.join(",")).split(",").filter(Boolean);
-    const keys = wanted.slice(0, MAX_COLUMNS);
+    const known = this.options();
+    const keys = wanted.filter((key) => known.includes(key)).slice(0, MAX_COLUMNS);
+    tell(this.unknown, wanted.filter((key) => !known.includes(key)).map((name) => t("cmp.unknown", { name })).join(" "));
     while (keys.length < 2) keys.push(PRESETS.find((p) => !keys.includes(p)));
     this.fillSelects(keys);
     this.input.value = url.get("text", DEFAULT_TEXT);
@@ -259,7 +269,7 @@ class CompareView {
       chips.push(chip);
     }
     col.cuts.dataset.count = String(different);
-    col.cuts.textContent = t("cmp.cuts", { n: different });
+    col.cuts.textContent = t(different ? "cmp.cuts" : "cmp.cutsNone", { n: different });
     if (n > CHIPS) chips.push(el("p", "hint", t("cmp.more", { n: n - CHIPS })));
     col.tokens.replaceChildren(...chips);
   }

@@ -6,7 +6,8 @@
 // post-processed encoding. render(k) draws the stages from the trace alone, each once.
 import { t } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
-import { labelled, textInput, statusLine, presetOptions } from "../lib/controls.js";
+import "../i18n/tokenize.js"; // tok.unknownPreset
+import { labelled, textInput, statusLine, presetOptions, unknownLine, tell } from "../lib/controls.js";
 import { tokenChip, visible, visibleParts } from "../lib/tokens.js";
 import { traceEncode, loadTokenizer, PRESETS } from "../lib/tokenizers.js";
 import "./pipeline/strings.js";
@@ -70,11 +71,13 @@ class PipelineView {
     controls.append(labelled(t("pipe.tokenizer"), this.select),
       labelled(t("pipe.text"), this.input, "enc-text-field"));
     this.status = statusLine("pipeline-status");
+    this.unknown = unknownLine("pipeline-unknown");
     this.playerBox = el("div", "enc-player");
     this.stage = el("div", "pipe-stages");
     this.stage.dataset.testid = "pipeline-stages";
-    this.root.replaceChildren(head, controls, this.status, this.playerBox, this.stage);
+    this.root.replaceChildren(head, controls, this.unknown, this.status, this.playerBox, this.stage);
     this.select.addEventListener("change", () => {
+      tell(this.unknown, "");
       this.context.urlState.set({ tokenizer: this.select.value, step: null });
       this.load(0);
     });
@@ -93,7 +96,10 @@ class PipelineView {
     this.context.placePlayer(this.playerBox);
     const wanted = url.get("tokenizer", "bert-base-uncased");
     const shipped = (this.context.manifest.presets || []).filter((p) => p.file).map((p) => p.id);
-    this.select.value = [...PRESETS, ...shipped].includes(wanted) ? wanted : "bert-base-uncased";
+    const known = [...PRESETS, ...shipped].includes(wanted);
+    this.select.value = known ? wanted : "bert-base-uncased";
+    tell(this.unknown, known ? "" : t("tok.unknownPreset",
+      { name: wanted, fallback: this.select.selectedOptions[0]?.textContent || "bert-base-uncased" }));
     // The tokenize view's text, newlines and all, also when it is too long for the URL.
     this.input.value = url.get("text") ?? this.context.tokenize?.el.text.value ?? DEFAULT_TEXT;
     if (!this.input.value) this.input.value = DEFAULT_TEXT;

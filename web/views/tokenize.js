@@ -80,16 +80,16 @@ export class TokenizeView {
     this.fillPresets();
     const wanted = this.url.get("tokenizer");
     const available = this.manifest.presets.filter((p) => p.file).map((p) => p.id);
-    const initial = available.includes(wanted) ? wanted
-      : available.includes(DEFAULT_PRESET) ? DEFAULT_PRESET : available[0];
-    if (wanted && !available.includes(wanted)) {
-      this.showError(t("tok.unknownPreset", { name: wanted, fallback: initial || t("tok.nothing") }));
-    }
+    const initial = available.includes(wanted) ? wanted : available.includes(DEFAULT_PRESET) ? DEFAULT_PRESET : available[0];
+    const fallback = this.manifest.presets.find((p) => p.id === initial)?.label || t("tok.nothing");
+    // Said again once the stand-in has opened (opening one clears the error line).
+    const unknown = wanted && !available.includes(wanted) ? () => this.showError(t("tok.unknownPreset", { name: wanted, fallback })) : null;
+    unknown?.();
     this.el.text.value = this.url.get("text", SAMPLE);
     if (initial) this.el.select.value = initial;
     this.bind();
     this.counts.clear();
-    if (initial) this.selectTokenizer(initial).catch(() => {});
+    if (initial) this.selectTokenizer(initial).then(unknown, () => {});
     this.engine.ready.catch((error) => {
       this.el.tokens.dataset.status = "error";
       this.el.tokens.replaceChildren(el("p", "placeholder", t("tok.noTokensError", { message: error.message })));

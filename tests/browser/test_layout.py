@@ -139,15 +139,17 @@ def test_course_column_widgets_fit_and_follow_the_page_theme(app):
     assert page.evaluate(COURSE_WIDGETS)["scheme"] == "dark"
 
 
-# A link naming a tokenizer the page does not have: every view that reads the name says so
-# and shows a real one (before, the pipeline and chat views swapped in another without a
-# word, and the compare view kept a blank column that waited for ever).
+# A link naming a tokenizer (or a training algorithm) the page does not have: every view
+# that reads the name says so and shows a real one (before, the pipeline, chat and train
+# views swapped in another without a word, and the compare view kept a blank column that
+# waited for ever).
 BAD_LINKS = {
     "tokenize": "?tokenizer=nope",
     "pipeline": "?view=pipeline&tokenizer=nope&text=Hi",
     "encode": "?view=encode&tokenizer=nope&text=Hi",
     "compare": "?view=compare&tokenizers=gpt2,nope,bert-base-uncased&text=Hi",
     "chat": "?view=chat&tokenizer=nope",
+    "train": "?view=train&algo=nope&corpus=course-toy",
 }
 SAID = """(view) => {
   const root = document.getElementById('view-' + view);

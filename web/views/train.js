@@ -14,7 +14,7 @@ import { MergesRenderer } from "./train/merges.js";
 import { STEP_TYPES as UNIGRAM_STEPS } from "./train/unigram-log.js";
 import { TRAIN_EVENTS, loadTrainCode, loadUnigramCode } from "./train/code.js";
 import { TrainProgress } from "./train/progress.js";
-import { ALGOS, CORPORA, optionControls, customTextBox, formButtons, statusLines, resultActions } from "./train/form.js";
+import { chooseLinked, optionControls, customTextBox, formButtons, statusLines, resultActions } from "./train/form.js";
 import "./train/strings.js";
 
 precomputed.warm(); // the index is tiny; fetch it while the view is being built
@@ -64,7 +64,7 @@ class TrainView {
     this.methodField = options.methodField; this.optionRow = options.optionRow;
     this.textBox = custom.textBox; this.fileInput = custom.fileInput; this.customBox = custom.customBox;
     this.trainButton = buttons.trainButton; this.cancelButton = buttons.cancelButton;
-    this.buttons = buttons.buttons; this.status = lines.status; this.error = lines.error;
+    this.buttons = buttons.buttons; this.status = lines.status; this.error = lines.error; this.unknown = lines.unknown;
     this.actions = results.actions; this.useButton = results.useButton;
     this.download = results.download; this.summary = results.summary;
     form.append(this.optionRow, this.customBox, this.buttons);
@@ -74,7 +74,7 @@ class TrainView {
     this.unigramBox = el("div", "train-unigram");
     this.stage.append(this.unigramBox);
     this.progress = new TrainProgress();
-    root.append(title, intro, form, this.status, this.progress.bar, this.error, this.actions, this.playerBox, this.stage,
+    root.append(title, intro, this.unknown, form, this.status, this.progress.bar, this.error, this.actions, this.playerBox, this.stage,
       this.code.root);
     this.textBox.addEventListener("input", () => this.keepFile(null));
     this.corpus.addEventListener("change", () => this.optionsChanged(true));
@@ -142,8 +142,7 @@ class TrainView {
     this.status.textContent = "";
     const get = (key) => this.url.get(key);
     const linked = get("algo") !== null || get("corpus") !== null;
-    if (ALGOS.includes(get("algo"))) this.algo.value = get("algo");
-    if (CORPORA.includes(get("corpus"))) this.corpus.value = get("corpus");
+    chooseLinked(this, get, this.unknown); // algo= and corpus=, or a line saying what is not here
     this.optionsChanged(true);
     if (get("vocab_size") && /^\d+$/.test(get("vocab_size"))) this.vocab.value = get("vocab_size");
     if (["hf", "first"].includes(get("tie_break"))) this.tie.value = get("tie_break");

@@ -2,6 +2,7 @@
 // the view keeps (it assigns them to itself); the callbacks are the view's own methods.
 import { t } from "../../i18n/index.js";
 import { el } from "../../lib/dom.js";
+import { unknownLine, tell } from "../../lib/controls.js";
 import "./strings.js";
 
 export const ALGOS = ["bpe", "wordpiece", "unigram"];
@@ -106,7 +107,20 @@ export function statusLines() {
   const error = el("p", "train-error");
   error.dataset.testid = "train-error";
   error.setAttribute("role", "alert");
-  return { status, error };
+  return { status, error, unknown: unknownLine("train-unknown") };
+}
+
+// A link's algo= and corpus=: each one the form has is chosen; one it lacks is said on
+// `line` (with what shows instead), not dropped without a word.
+export function chooseLinked({ algo, corpus }, get, line) {
+  const said = [];
+  for (const [select, name, known, key] of [[algo, get("algo"), ALGOS, "train.unknownAlgo"],
+    [corpus, get("corpus"), CORPORA, "train.unknownCorpus"]]) {
+    if (known.includes(name)) select.value = name;
+    else if (name) said.push(t(key, { name, fallback: select.selectedOptions[0]?.textContent || "" }));
+    select.addEventListener("change", () => tell(line, ""), { once: true }); // a choice of one's own
+  }
+  tell(line, said.join(" "));
 }
 
 // What a finished run offers: use it in the tokenize view, download it, its summary.

@@ -7,7 +7,8 @@
 // the shared player plays: {length, render(k), narrate(k)}, k indexing the model events.
 import { t } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
-import { labelled, textInput, statusLine, option, presetOptions } from "../lib/controls.js";
+import { labelled, textInput, statusLine, option, presetOptions, unknownLine, tell } from "../lib/controls.js";
+import "../i18n/tokenize.js"; // tok.unknownPreset
 import { tokenChip } from "../lib/tokens.js";
 import { precomputed } from "../lib/precomputed.js";
 import { traceEncode, traceWhy, loadTokenizer, TOYS, TOY_ALGO, DEFAULT_FOR_ALGO } from "../lib/tokenizers.js";
@@ -70,6 +71,7 @@ class EncodeView {
     this.vocabBox = el("div", "enc-vocab");
     this.vocabBox.dataset.testid = "encode-vocab";
     this.status = statusLine("encode-status");
+    this.unknown = unknownLine("encode-unknown");
     this.stage = el("div", "enc-stage");
     this.stage.dataset.testid = "encode-stage";
     this.playerBox = el("div", "enc-player");
@@ -79,8 +81,8 @@ class EncodeView {
     this.back.hidden = true;
     head.prepend(this.back);
     this.code.clear();
-    root.replaceChildren(head, controls, this.breaks, this.vocabBox, this.status, this.playerBox, this.stage, this.code.root);
-    this.select.addEventListener("change", () => this.choose(this.select.value));
+    root.replaceChildren(head, controls, this.unknown, this.breaks, this.vocabBox, this.status, this.playerBox, this.stage, this.code.root);
+    this.select.addEventListener("change", () => { tell(this.unknown, ""); this.choose(this.select.value); });
     let timer = 0;
     this.input.addEventListener("input", () => {
       clearTimeout(timer);
@@ -114,8 +116,13 @@ class EncodeView {
     this.context.placePlayer(this.playerBox);
     const url = this.context.urlState;
     this.key = this.keyFromUrl();
+    // A name that is neither an option nor a file opened in the page: the course's toy instead.
+    const asked = this.key;
+    const known = [...this.select.options].some((o) => o.value === asked) || this.context.tokenize.info?.has(asked);
+    if (!known) this.key = "course-toy-wordpiece";
     this.ensureOption(this.key);
     this.select.value = this.key;
+    tell(this.unknown, known ? "" : t("tok.unknownPreset", { name: asked, fallback: this.select.selectedOptions[0]?.textContent || "" }));
     this.offerBack(null);
     const algo = TOY_ALGO[this.key];
     this.input.value = url.get("text", null) ?? (DEFAULT_TEXT[algo] || "Tokenizers split unbelievable words.");

@@ -1,4 +1,6 @@
 // The form controls the encode, pipeline and compare views share (encode.css's enc-* classes).
+import { t } from "../i18n/index.js";
+import "../i18n/tokenize.js"; // tok.unknownPreset
 import { el } from "./dom.js";
 
 // <label class="enc-field …"><span class="enc-label">text</span>control</label>
@@ -27,8 +29,8 @@ export function statusLine(testid) {
   return status;
 }
 
-// The line that says a link named a tokenizer this page does not have, and what shows
-// instead: hidden until `tell` has something to say, kept while the view stays on show.
+// The line that says a link named something this page does not have (a tokenizer, an
+// algorithm, a corpus) and what shows instead: hidden until `tell` has something to say.
 export function unknownLine(testid) {
   const line = el("p", "error"); // as the tokenize view says it (style.css)
   line.dataset.testid = testid;
@@ -41,6 +43,11 @@ export function unknownLine(testid) {
 export function tell(line, text) {
   line.textContent = text;
   line.hidden = !text;
+}
+
+// The link's tokenizer `name`, unless `known`: not here, and `select`'s choice shows instead.
+export function tellStandIn(line, name, known, select) {
+  tell(line, known ? "" : t("tok.unknownPreset", { name, fallback: select.selectedOptions[0]?.textContent || "" }));
 }
 
 export function option(value, text, disabled = false) {

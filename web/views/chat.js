@@ -4,8 +4,7 @@
 // the worker's `call` command, which loads Jinja2 on first use); this module only draws.
 import { t } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
-import { labelled, option, statusLine, unknownLine, tell } from "../lib/controls.js";
-import "../i18n/tokenize.js"; // tok.unknownPreset
+import { labelled, option, statusLine, unknownLine, tell, tellStandIn } from "../lib/controls.js";
 import { tokenChip } from "../lib/tokens.js";
 import { loadTokenizer } from "../lib/tokenizers.js";
 import { costLine, renderedText } from "./chat/draw.js";
@@ -176,8 +175,7 @@ class ChatView {
     const asked = url.get("tokenizer", null);
     const wanted = [asked, userFile ? current : null, ...DEFAULT_TOKENIZERS, current];
     this.select.value = wanted.find((id) => id && ids.includes(id)) || ids[0] || "";
-    tell(this.unknown, asked && !ids.includes(asked) ? t("tok.unknownPreset",
-      { name: asked, fallback: this.select.selectedOptions[0]?.textContent || t("tok.nothing") }) : "");
+    tellStandIn(this.unknown, asked, !asked || ids.includes(asked), this.select);
     this.generation.checked = url.get("gen", "1") !== "0";
     let messages = DEFAULT_MESSAGES;
     try {

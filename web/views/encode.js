@@ -7,8 +7,7 @@
 // the shared player plays: {length, render(k), narrate(k)}, k indexing the model events.
 import { t } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
-import { labelled, textInput, statusLine, option, presetOptions, unknownLine, tell } from "../lib/controls.js";
-import "../i18n/tokenize.js"; // tok.unknownPreset
+import { labelled, textInput, statusLine, option, presetOptions, unknownLine, tell, tellStandIn } from "../lib/controls.js";
 import { tokenChip } from "../lib/tokens.js";
 import { precomputed } from "../lib/precomputed.js";
 import { traceEncode, traceWhy, loadTokenizer, TOYS, TOY_ALGO, DEFAULT_FOR_ALGO } from "../lib/tokenizers.js";
@@ -122,7 +121,7 @@ class EncodeView {
     if (!known) this.key = "course-toy-wordpiece";
     this.ensureOption(this.key);
     this.select.value = this.key;
-    tell(this.unknown, known ? "" : t("tok.unknownPreset", { name: asked, fallback: this.select.selectedOptions[0]?.textContent || "" }));
+    tellStandIn(this.unknown, asked, known, this.select);
     this.offerBack(null);
     const algo = TOY_ALGO[this.key];
     this.input.value = url.get("text", null) ?? (DEFAULT_TEXT[algo] || "Tokenizers split unbelievable words.");

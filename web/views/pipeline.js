@@ -6,8 +6,7 @@
 // post-processed encoding. render(k) draws the stages from the trace alone, each once.
 import { t } from "../i18n/index.js";
 import { el, loadCss } from "../lib/dom.js";
-import "../i18n/tokenize.js"; // tok.unknownPreset
-import { labelled, textInput, statusLine, presetOptions, unknownLine, tell } from "../lib/controls.js";
+import { labelled, textInput, statusLine, presetOptions, unknownLine, tell, tellStandIn } from "../lib/controls.js";
 import { tokenChip, visible, visibleParts } from "../lib/tokens.js";
 import { traceEncode, loadTokenizer, PRESETS } from "../lib/tokenizers.js";
 import "./pipeline/strings.js";
@@ -98,8 +97,7 @@ class PipelineView {
     const shipped = (this.context.manifest.presets || []).filter((p) => p.file).map((p) => p.id);
     const known = [...PRESETS, ...shipped].includes(wanted);
     this.select.value = known ? wanted : "bert-base-uncased";
-    tell(this.unknown, known ? "" : t("tok.unknownPreset",
-      { name: wanted, fallback: this.select.selectedOptions[0]?.textContent || "bert-base-uncased" }));
+    tellStandIn(this.unknown, wanted, known, this.select);
     // The tokenize view's text, newlines and all, also when it is too long for the URL.
     this.input.value = url.get("text") ?? this.context.tokenize?.el.text.value ?? DEFAULT_TEXT;
     if (!this.input.value) this.input.value = DEFAULT_TEXT;

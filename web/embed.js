@@ -87,7 +87,7 @@ function sharedManifest() {
 // One training worker for every train widget; runs take turns instead of cancelling each other.
 class SharedTrainer {
   constructor(trainer) { this.trainer = trainer; this.queue = Promise.resolve(); }
-  warm() { return this.trainer.warm(); }
+  warmOnIntent(form, ready) { return this.trainer.warmOnIntent(form, ready); }
   get stage() { return this.trainer.stage; }
   run(args, onEvents) {
     const turn = this.queue.then(() => this.trainer.run(args, onEvents));

@@ -11,6 +11,8 @@ export class TrainingCancelled extends Error {
   }
 }
 
+const INTENT = ["pointerover", "pointerdown", "touchstart", "focusin", "keydown", "dragenter"];
+
 export class Trainer {
   constructor(workerUrl = new URL("../worker.js", import.meta.url)) {
     this.workerUrl = workerUrl;
@@ -22,6 +24,19 @@ export class Trainer {
   warm() {
     if (!this.engine) this.engine = new Engine(this.workerUrl);
     return this.engine;
+  }
+
+  // Start the worker once the learner turns to `form` (a pointer over it, a touch, focus, a
+  // key, a file dragged in), after `ready` (the page's own Python, which starts first: two
+  // Pythons starting at once share the processor). Soon enough that Python is up, or nearly,
+  // when Train is pressed; never for a visitor who only watches a stored run, to whom a
+  // second Python would cost about a core-second and 30 MB. A run asked for first starts it.
+  warmOnIntent(form, ready) {
+    const start = () => {
+      for (const type of INTENT) form.removeEventListener(type, start, true);
+      ready.then(() => this.warm(), () => {});
+    };
+    for (const type of INTENT) form.addEventListener(type, start, { capture: true, passive: true });
   }
 
   get stage() { return this.engine ? this.engine.stage : "stopped"; }

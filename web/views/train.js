@@ -51,7 +51,7 @@ class TrainView {
     root.classList.add("train-view");
     const title = el("h2", "view-title", t("train.title"));
     const intro = el("p", "hint train-intro", t("train.intro"));
-    const form = el("form", "train-form");
+    const form = this.form = el("form", "train-form");
     form.setAttribute("aria-label", t("train.form"));
     // Pressing Train plays the run from its first step (a link to a step opens that step).
     form.addEventListener("submit", (e) => { e.preventDefault(); this.train({ play: true }); });
@@ -150,10 +150,7 @@ class TrainView {
     const step = get("step");
     if (linked && this.corpus.value !== "custom") await this.train({ step: step === null ? null : Number(step) });
     else this.status.textContent = t("train.status.idle");
-    // Start the training worker once the main Python is up, not before: a precomputed run
-    // is drawn first, and two Pythons booting at once share the processor (a course page
-    // with several widgets waits for the slower of both). A run asked for earlier starts it.
-    this.context.engine.ready.then(() => this.trainer.warm(), () => {});
+    this.trainer.warmOnIntent(this.form, this.context.engine.ready); // the training worker
     this.resolveWaiters();
   }
 

@@ -1,15 +1,23 @@
-"""Run tokenizers' own Python test suite twice: with tokenizers, then with Subword Lab
-installed under tokenizers' names. Prints "N of M offline tests that tokenizers passes".
+"""Run tokenizers' own Python test suite with tokenizers, then with Subword Lab installed
+under tokenizers' names. Prints "N of M offline tests that tokenizers passes".
 
-    python tools/run_tokenizers_suite.py [--json out.json] [-v]
+    python tools/run_tokenizers_suite.py [--json out.json] [-v] [--fresh]
 
 The suite comes from the pinned tokenizers sdist (tools/assets.py), unpacked into the
 cache and copied to a temporary folder for each run (its tests write files beside
 themselves). Hub downloads are served by tools/tokenizers_suite_plugin.py.
+
+tokenizers' own run gives the same outcomes whenever nothing it depends on changed (the
+sdist, the installed tokenizers and Python, this runner, its plugin and the pinned files
+the plugin serves for the hub, tools/assets.py), so they are kept
+in the cache under a key made of those and reused (a third of the whole run's time);
+`--fresh` runs it again.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.metadata
 import json
 import os
 import shutil
@@ -47,6 +55,44 @@ def run_suite(as_subword_lab: bool, verbose=False) -> dict:
         return json.loads(report.read_text())
 
 
+def reference_key() -> str:
+    """What tokenizers' own outcomes depend on, hashed: the pinned sdist, the installed
+    tokenizers (its version and its compiled module's bytes), numpy and Python, and the
+    source of this runner, of its plugin and of tools/assets.py (the hub's files)."""
+    import tokenizers
+    parts = [assets.TOKENIZERS_SDIST.sha256, importlib.metadata.version("tokenizers"),
+             sys.version, _version_of("numpy")]
+    compiled = Path(tokenizers.tokenizers.__file__)
+    here = Path(__file__)
+    for path in (compiled, here, here.with_name("tokenizers_suite_plugin.py"), here.with_name("assets.py")):
+        parts.append(hashlib.sha256(path.read_bytes()).hexdigest())
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
+
+
+def _version_of(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
+
+
+def reference_outcomes(fresh=False, verbose=False) -> dict:
+    """tokenizers' own outcomes: read from the cache under reference_key(), or run (and
+    kept there, written whole or not at all) when that key is new or `fresh`."""
+    kept = assets.cache_dir() / "tokenizers-suite-reference" / f"{reference_key()}.json"
+    if kept.exists() and not fresh:
+        try:
+            return json.loads(kept.read_text(encoding="utf-8"))
+        except ValueError:  # a damaged copy: run again
+            pass
+    outcomes = run_suite(as_subword_lab=False, verbose=verbose)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps(outcomes, sort_keys=True), encoding="utf-8")
+    os.replace(partial, kept)
+    return outcomes
+
+
 def compare(reference: dict, ours: dict) -> dict:
     """Count the tests tokenizers passes offline, and how many of them we pass."""
     counted = sorted(t for t, r in reference.items() if r["outcome"] == "passed")
@@ -62,9 +108,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="write the full result here")
     parser.add_argument("-v", "--verbose", action="store_true", help="show both pytest runs")
+    parser.add_argument("--fresh", action="store_true",
+                        help="run tokenizers' own run again, even if its outcomes are cached")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    reference = run_suite(as_subword_lab=False, verbose=args.verbose)
+    reference = reference_outcomes(fresh=args.fresh, verbose=args.verbose)
     ours = run_suite(as_subword_lab=True, verbose=args.verbose)
     result = compare(reference, ours)
     result["seconds"] = round(time.monotonic() - start, 1)

@@ -6,14 +6,19 @@ llama_oracle/package.json; its prebuilt linux-x64 llama.cpp, loaded with vocabOn
 the hard inputs of tests/realfiles plus texts made of the file's own special
 tokens, once per file in one batch (llama_oracle/oracle.mjs), with special-token text read
 as text and as special tokens, and detokenizes both id lists. Our ids and decoded
-text must be equal on every input. llama.cpp's own test vectors (.inp / .out beside
+text must be equal on every input. llama.cpp's answers are kept in the cache, keyed on
+the model file's bytes, the texts, the oracle's script, its package-lock.json and node's
+version, and asked again when any of those changes. llama.cpp's own test vectors (.inp / .out beside
 each file) must pass too.
 """
 from __future__ import annotations
 
 import atexit
 import collections
+import functools
+import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -113,10 +118,39 @@ class _Oracle:
 
 
 _ORACLE = _Oracle()
+# llama.cpp's answers: the same whenever the question and llama.cpp are, so kept in the
+# cache under a hash of both (a second run of the GGUF tests skips about half their time).
+ANSWERS = assets.cache_dir() / "llama-oracle-answers"
+
+
+@functools.cache
+def _llama_cpp_itself() -> str:
+    """What llama.cpp's answers depend on besides the question: the oracle's script, the
+    packages it runs (package-lock.json pins each by its integrity hash) and node."""
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    parts = [ORACLE.read_bytes(), (ORACLE.parent / "package-lock.json").read_bytes(), node.encode()]
+    return hashlib.sha256(b"\0".join(hashlib.sha256(p).digest() for p in parts)).hexdigest()
 
 
 def _oracle(path, texts):
-    return _ORACLE.ask(path, texts)
+    """llama.cpp's ids and decoded text for `texts` on the model at `path`: from the cache
+    when this model, these texts and this llama.cpp were asked before, else asked (and kept,
+    written whole or not at all)."""
+    question = hashlib.sha256()
+    for part in (_llama_cpp_itself().encode(), Path(path).read_bytes(),
+                 json.dumps(texts, ensure_ascii=False).encode("utf-8", "surrogatepass")):
+        question.update(hashlib.sha256(part).digest())
+    kept = ANSWERS / f"{question.hexdigest()[:40]}.json"
+    try:
+        return json.loads(kept.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # not asked before, or a damaged copy: ask
+        pass
+    answer = _ORACLE.ask(path, texts)
+    ANSWERS.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps(answer), encoding="utf-8")
+    os.replace(partial, kept)
+    return answer
 
 
 def _differences(tok, texts, ref):

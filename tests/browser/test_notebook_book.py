@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 import sentencepiece
 from playwright.sync_api import expect
 
@@ -17,8 +16,9 @@ from jupyter_host import watched_page
 from marimo_host import open_editor, serve
 from shots import shot_path
 
-pytest.importorskip("marimo")
-pytest.importorskip("anywidget")
+from installed import require
+
+require("marimo", "anywidget")
 
 NOTEBOOK = """import marimo
 

@@ -21,8 +21,9 @@ from train_helpers import NOTEBOOK_SAMPLE, notebook_runs, reference_training
 
 from subword_lab.reference import bpe as reference_bpe, steps as reference_steps
 
-pytest.importorskip("jupyterlab")
-pytest.importorskip("anywidget")
+from installed import require
+
+require("jupyterlab", "anywidget")
 
 NEW_TEXT = "They understand how tokenizers are trained."
 

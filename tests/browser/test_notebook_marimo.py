@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 from train_helpers import NOTEBOOK_SAMPLE, notebook_runs
 
-pytest.importorskip("marimo")
-pytest.importorskip("anywidget")
+from installed import require
+
+require("marimo", "anywidget")
 
 NEW_TEXT = "They understand how tokenizers are trained."
 ALGOS = ("bpe", "wordpiece", "unigram")

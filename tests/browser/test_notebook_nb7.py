@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 from train_helpers import NOTEBOOK_SAMPLE, notebook_runs
 
-pytest.importorskip("notebook")
-pytest.importorskip("anywidget")
+from installed import require
+
+require("notebook", "anywidget")
 
 
 # Notebook 7.6.5's own keyboard-shortcuts settings code raises this as its page loads, before

@@ -10,18 +10,20 @@ from pathlib import Path
 
 import pytest
 
-nbclient = pytest.importorskip("nbclient")
-import nbformat
 import tokenizers as hf
 
+from installed import require
 from train_helpers import NOTEBOOK_SAMPLE as SAMPLE, notebook_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "notebook.ipynb"
+require("nbclient", "nbformat")
 
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
+    import nbclient  # imported when run, not when collected: 3.5 s in every xdist worker
+    import nbformat
     nb = nbformat.read(NOTEBOOK, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
                                      resources={"metadata": {"path": str(tmp_path_factory.mktemp("run"))}})

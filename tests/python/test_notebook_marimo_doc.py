@@ -6,10 +6,10 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import pytest
 
-pytest.importorskip("marimo")
-pytest.importorskip("anywidget")
+from installed import require
+
+require("marimo", "anywidget")
 
 from train_helpers import NOTEBOOK_SAMPLE as SAMPLE, notebook_runs
 

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 import tokenizers as hf
 
-pytest.importorskip("anywidget", reason="the notebook extra is part of the test extras")
+from installed import require
+
+require("anywidget")  # the notebook extra is part of the test extras
 
 import subword_lab
 from subword_lab import Tokenizer, models, pre_tokenizers

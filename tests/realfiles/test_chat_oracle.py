@@ -15,7 +15,6 @@ import random
 import struct
 
 import pytest
-import transformers  # the test extra: tokenizer only, no torch
 
 import subword_lab
 
@@ -64,6 +63,8 @@ def _oracle_outcome(call):
 def _pair(name):
     """Our tokenizer and transformers' for the chat-NAME folder."""
     import assets  # tests/conftest.py put tools/ on the path
+    # Imported here, not at the top: 2.7 s, in every xdist worker that collects this file.
+    import transformers  # the test extra: tokenizer only, no torch
     paths = assets.fetch([f"chat-{name}/tokenizer.json", f"chat-{name}/tokenizer_config.json"],
                          quiet=True)
     folder = paths[f"chat-{name}/tokenizer.json"].parent

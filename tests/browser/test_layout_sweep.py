@@ -10,7 +10,8 @@ text and a large and a small tokenizer. On each, what a person checks by eye:
 - no English word is left in a Vietnamese or Chinese page (english_check.py; the user's
   text, tokens and words are data, marked so by the views).
 
-One browser session; at each width, one page load per view, which is opened first from a
+One tab of the session's returning visitor (conftest.py's shared contexts); at each width,
+one page load per view, which is opened first from a
 link (in the three languages in turn, the other language at the other width) and checked,
 then every other view's tab is clicked in turn and that view checked: so every view is
 seen in every language twice at each width, opened first and switched to, reached from the
@@ -189,36 +190,31 @@ def link(view, lang, tokenizer):
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
-def test_layout_sweep(browser, site, width):
-    context = browser.new_context(viewport={"width": width, "height": WIDTHS[width]},
-                                  has_touch=width < 600, is_mobile=width < 600)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+def test_layout_sweep(sized_page, site, width):
+    # The session's returning visitor (the phone's at 360 px: a touch screen), whose tab
+    # starts Python from the stored snapshot with its code compiled: the sweep is about
+    # layouts, not first visits (test_first_paint.py and test_snapshot.py have those).
+    page = sized_page(width, WIDTHS[width], phone=width < 600)
     found = {}
     w = list(WIDTHS).index(width)
     stride = 1 if w == 0 else len(VIEWS) - 1  # the tabs in order at one width, backwards at the other
-    try:
-        for i, first in enumerate(VIEWS):
-            lang = LANGS[(i + w) % len(LANGS)]
-            tokenizer = LARGE if (i + w) % 2 == 0 else SMALL
-            page.goto(f"{site}/{link(first, lang, tokenizer)}")
-            page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
-            before = None
-            for step in range(len(VIEWS)):
-                view = VIEWS[(i + step * stride) % len(VIEWS)]
-                if before is not None:
-                    page.get_by_test_id(f"view-tab-{view}").click()
-                settle(page, view)
-                case = {"width": width, "lang": lang, "view": view, "first": first, "tokenizer": tokenizer}
-                problems = [p for check in CHECKS for p in check(page, case)]
-                if problems:
-                    how = "opened first" if before is None else f"after {before}, opened first: {first}"
-                    found[f"{width}px {lang} {view} ({how}, {tokenizer})"] = problems
-                before = view
-    finally:
-        context.close()
+    for i, first in enumerate(VIEWS):
+        lang = LANGS[(i + w) % len(LANGS)]
+        tokenizer = LARGE if (i + w) % 2 == 0 else SMALL
+        page.goto(f"{site}/{link(first, lang, tokenizer)}")
+        page.wait_for_selector("html[data-engine=ready]", state="attached", timeout=120_000)
+        before = None
+        for step in range(len(VIEWS)):
+            view = VIEWS[(i + step * stride) % len(VIEWS)]
+            if before is not None:
+                page.get_by_test_id(f"view-tab-{view}").click()
+            settle(page, view)
+            case = {"width": width, "lang": lang, "view": view, "first": first, "tokenizer": tokenizer}
+            problems = [p for check in CHECKS for p in check(page, case)]
+            if problems:
+                how = "opened first" if before is None else f"after {before}, opened first: {first}"
+                found[f"{width}px {lang} {view} ({how}, {tokenizer})"] = problems
+            before = view
     if os.environ.get("SUBWORD_LAB_SWEEP_OUT"):  # the whole list, for whoever mends them
         Path(f"{os.environ['SUBWORD_LAB_SWEEP_OUT']}-{width}.json").write_text(json.dumps(found, indent=1, ensure_ascii=False), encoding="utf-8")
-    assert errors == [], errors
     assert found == {}, "\n".join(f"{case}:\n  " + "\n  ".join(p) for case, p in found.items())

@@ -29,7 +29,9 @@ def settle_view(app):
     }""")
 
 
-@pytest.mark.parametrize("width,height", [(360, 740), (390, 844), (1280, 900)])
+# The narrowest common phone and a laptop. (A 390 px phone was a third width: it falls
+# under the same breakpoints as 360 px, 40rem and 760px, with more room, for ten more loads.)
+@pytest.mark.parametrize("width,height", [(360, 740), (1280, 900)])
 def test_no_sideways_scroll(sized_page, site, width, height):
     page = sized_page(width, height, phone=width < 600)
     try:
@@ -44,7 +46,7 @@ def test_no_sideways_scroll(sized_page, site, width, height):
             over = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
             if over > 0:
                 wide[name] = over
-            if width == 390:
+            if width < 600:
                 page.screenshot(path=shot_path(f"phone-{name}.png"), full_page=True)
         assert wide == {}, f"views wider than the screen at {width}px (extra px): {wide}"
         if width < 600:

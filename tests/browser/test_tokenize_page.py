@@ -58,24 +58,25 @@ def test_security_headers(app):
     app.settled()
 
 
-@pytest.mark.parametrize("preset", sorted(PRESET_FILES))
-def test_typing_matches_cpython(app, request, preset):
-    tokenizer = reference(request.getfixturevalue(PRESET_FILES[preset]))
+def test_typing_matches_cpython(app, request):
+    """Each preset in turn, chosen in one page as a learner would."""
     app.open()
-    app.select(preset)
-    assert app.page.get_by_test_id("tokenizer-select").input_value() == preset
-    for text in TEXTS:
-        app.type_text(text[:-6], then=text[-6:])
-        ids, offsets = encoded(tokenizer, text)
-        shown = app.tokens()
-        assert [t[0] for t in shown] == ids
-        assert [[t[1], t[2]] for t in shown] == offsets
-        count = app.page.get_by_test_id("token-count")
-        assert count.get_attribute("data-count") == str(len(ids))
-        assert count.text_content() == f"{len(ids):,}"
-    # The JavaScript API gives the same answer.
-    api = app.page.evaluate("([t, k]) => window.subwordLab.encode(t, k)", [TEXTS[0], preset])
-    assert api["ids"] == encoded(tokenizer, TEXTS[0])[0]
+    for preset in sorted(PRESET_FILES):
+        tokenizer = reference(request.getfixturevalue(PRESET_FILES[preset]))
+        app.select(preset)
+        assert app.page.get_by_test_id("tokenizer-select").input_value() == preset
+        for text in TEXTS:
+            app.type_text(text[:-6], then=text[-6:])
+            ids, offsets = encoded(tokenizer, text)
+            shown = app.tokens()
+            assert [t[0] for t in shown] == ids, (preset, text)
+            assert [[t[1], t[2]] for t in shown] == offsets, (preset, text)
+            count = app.page.get_by_test_id("token-count")
+            assert count.get_attribute("data-count") == str(len(ids)), preset
+            assert count.text_content() == f"{len(ids):,}", preset
+        # The JavaScript API gives the same answer.
+        api = app.page.evaluate("([t, k]) => window.subwordLab.encode(t, k)", [TEXTS[0], preset])
+        assert api["ids"] == encoded(tokenizer, TEXTS[0])[0], preset
 
 
 def test_url_parameters_set_the_state(app, bert_json):
@@ -102,25 +103,26 @@ def test_api_encode_asked_before_ready_uses_the_page_tokenizer(app, bert_json):
     assert app.page.evaluate("window.subwordLab.state().tokenizer") == "bert-base-uncased"
 
 
-@pytest.mark.parametrize("fixture,name", [
-    ("bert_json", "tokenizer.json"), ("bert_vocab", "vocab.txt"),
-    ("gpt2_tiktoken", "gpt2.tiktoken"), ("botchan_unigram_model", "botchan.model"),
-])
-def test_open_each_file_type(app, request, tmp_path, fixture, name):
-    source = request.getfixturevalue(fixture)
-    path = tmp_path / name
-    path.write_bytes(source.read_bytes())
+FILE_TYPES = [("bert_json", "tokenizer.json"), ("bert_vocab", "vocab.txt"),
+              ("gpt2_tiktoken", "gpt2.tiktoken"), ("botchan_unigram_model", "botchan.model")]
+
+
+def test_open_each_file_type(app, request, tmp_path):
+    """Each kind of file, opened in turn in one page: each becomes the tokenizer in use."""
     app.open()
-    app.page.get_by_test_id("file-input").set_input_files(str(path))
-    app.page.locator("#opened-group option").first.wait_for(state="attached")
-    app.settled()
-    select = app.page.get_by_test_id("tokenizer-select")
-    assert select.input_value() == "file-1"
-    assert name in select.locator("option:checked").text_content()
-    assert app.error_text() == ""
-    text = TEXTS[1]
-    app.type_text(text)
-    assert app.ids() == encoded(reference(path), text)[0]
+    for k, (fixture, name) in enumerate(FILE_TYPES, start=1):
+        path = tmp_path / name
+        path.write_bytes(request.getfixturevalue(fixture).read_bytes())
+        app.page.get_by_test_id("file-input").set_input_files(str(path))
+        app.page.locator(f"#opened-group option[value=file-{k}]").wait_for(state="attached")
+        app.settled()
+        select = app.page.get_by_test_id("tokenizer-select")
+        assert select.input_value() == f"file-{k}", name
+        assert name in select.locator("option:checked").text_content()
+        assert app.error_text() == "", name
+        text = TEXTS[1]
+        app.type_text(text)
+        assert app.ids() == encoded(reference(path), text)[0], name
 
 
 BAD_FILES = [
@@ -131,21 +133,22 @@ BAD_FILES = [
 ]
 
 
-@pytest.mark.parametrize("name,data,named", BAD_FILES, ids=[b[0] for b in BAD_FILES])
-def test_bad_file_shows_error_and_keeps_tokenizer(app, gpt2_tiktoken, tmp_path, name, data, named):
-    path = tmp_path / name
-    path.write_bytes(data)
+def test_bad_file_shows_error_and_keeps_tokenizer(app, gpt2_tiktoken, tmp_path):
+    """Each bad file in turn, in one page: each is named in the error, GPT-2 stays."""
     app.open()
     before = app.ids()
-    app.page.get_by_test_id("file-input").set_input_files(str(path))
-    error = app.page.get_by_test_id("error")
-    error.filter(has_text=named).wait_for()
-    message = app.error_text()
-    assert named in message and "GPT-2" in message  # names the file, says what is still in use
-    assert message.count(named) == 1, message  # once, as the user knows it
-    assert "/tmp/" not in message and "subword-lab-" not in message, message  # no worker paths
-    assert app.page.get_by_test_id("tokenizer-select").input_value() == "gpt2"
-    assert app.ids() == before
+    for name, data, named in BAD_FILES:
+        path = tmp_path / name
+        path.write_bytes(data)
+        app.page.get_by_test_id("file-input").set_input_files(str(path))
+        error = app.page.get_by_test_id("error")
+        error.filter(has_text=named).wait_for()
+        message = app.error_text()
+        assert named in message and "GPT-2" in message, message  # names the file, says what is still in use
+        assert message.count(named) == 1, message  # once, as the user knows it
+        assert "/tmp/" not in message and "subword-lab-" not in message, message  # no worker paths
+        assert app.page.get_by_test_id("tokenizer-select").input_value() == "gpt2", name
+        assert app.ids() == before, name
     text = "Still working after a bad file."
     app.type_text(text)
     assert app.ids() == encoded(reference(gpt2_tiktoken), text)[0]

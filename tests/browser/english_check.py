@@ -142,3 +142,53 @@ def english_left(page) -> list[tuple[str, str, str]]:
 def described(left: list[tuple[str, str, str]]) -> list[str]:
     """english_left()'s findings, one line each: the word, the string it is in, where."""
     return [f"{word!r} in {text!r} ({where})" for word, text, where in left]
+
+
+# The other signs of an interface not translated, in any language: a string drawn as its bare
+# key, a key with no translation, the known labels left in English, the page's own language
+# not the one asked for. Every text node outside the user's text, the tokens and <code>, and
+# every user-facing attribute.
+VISIBLE_STRINGS = """() => {
+  const out = [];
+  const skip = (el) => el.closest("textarea, script, style, code, [data-testid=tokens], .backdrop");
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.data.trim();
+    if (text && !skip(node.parentElement)) out.push(text);
+  }
+  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    for (const attr of ["aria-label", "title", "placeholder"]) {
+      const value = el.getAttribute(attr);
+      if (value && !skip(el)) out.push(value.trim());
+    }
+  }
+  out.push(document.title);
+  const narration = [...document.querySelectorAll("[data-testid=narration]")]
+    .find((el) => el.getClientRects().length > 0);
+  return { strings: out, lang: window.subwordLab.lang(), html: document.documentElement.lang,
+           missing: window.subwordLab.missingStrings(),
+           tab: document.querySelector("[data-testid=view-tab-tokenize]").textContent,
+           narration: narration ? narration.textContent.trim() : null };
+}"""
+KEY_LIKE = re.compile(r"^[a-z]+\.[a-zA-Z.]+$")
+# English labels the page shows in every view; none may survive a translation.
+ENGLISH = {"Tokenize", "Pipeline", "Train", "Compare", "Encode step by step", "Play", "Step forward",
+           "Python is ready", "Language", "Views"}
+
+
+def untranslated(page, lang: str, player: bool = False) -> list[str]:
+    """What shows that the page, asked for in `lang`, is not wholly in it (one line each);
+    `player`: the view has a player, whose narration must be said. English left in a word of
+    a longer string is english_left()'s to find."""
+    seen = page.evaluate(VISIBLE_STRINGS)
+    problems = [f"the page's language is {seen[key]!r}, not {lang!r} ({key})"
+                for key in ("lang", "html") if seen[key] != lang]
+    problems += [f"no translation: {key}" for key in seen["missing"]]
+    problems += [f"a bare key: {s!r}" for s in seen["strings"] if KEY_LIKE.match(s)]
+    if player and not seen["narration"]:
+        problems.append("the player says nothing")
+    if lang != "en":
+        problems += [f"left in English: {s!r}" for s in sorted(ENGLISH & set(seen["strings"]))]
+    if (seen["tab"] == "Tokenize") != (lang == "en"):
+        problems.append(f"the Tokenize tab reads {seen['tab']!r} in {lang}")
+    return problems

@@ -8,7 +8,8 @@ text and a large and a small tokenizer. On each, what a person checks by eye:
   clientHeight, and does not scroll), and no entry of a list would be cut short once chosen;
 - nothing shows that belongs to another view;
 - no English word is left in a Vietnamese or Chinese page (english_check.py; the user's
-  text, tokens and words are data, marked so by the views).
+  text, tokens and words are data, marked so by the views), and in every language no string
+  is drawn as its bare key or lacks a translation, and the player's narration is said.
 
 One tab of the session's returning visitor (conftest.py's shared contexts); at each width,
 one page load per view, which is opened first from a
@@ -28,7 +29,7 @@ from urllib.parse import quote
 
 import pytest
 
-from english_check import described, english_left
+from english_check import described, english_left, untranslated
 
 VIEWS = ["tokenize", "pipeline", "train", "encode", "compare", "chat"]
 LANGS = ["en", "vi", "zh"]
@@ -166,8 +167,16 @@ def english(page, case) -> list[str]:
     return [f"English left: {line}" for line in described(english_left(page))]
 
 
+def translated(page, case) -> list[str]:
+    """The page wholly in its language: no bare key, no missing string, the player's
+    narration said (english_check.untranslated). The sweep's links name no training step, so the
+    train view shows its form and no player yet (test_i18n.py checks its narration at a
+    step)."""
+    return untranslated(page, case["lang"], player=case["view"] in ("pipeline", "encode"))
+
+
 # Each check: (page, case) -> problems. case: {width, lang, view, first, tokenizer}.
-CHECKS = [look, english]
+CHECKS = [look, english, translated]
 
 
 def settle(page, view):

@@ -1,8 +1,8 @@
 """No English left in a translated page, in the states a view reaches only by an action
 (a finished run, Use in Tokenize, a filtered picker, each preset's details), and the check
 itself (tests/browser/english_check.py says what counts as English and what is data or a
-name). Every view as opened is checked in test_i18n.py and, at both widths, by the layout
-sweep (test_layout_sweep.py)."""
+name). Every view as opened is checked, at both widths, by the layout sweep
+(test_layout_sweep.py), and the states it does not open by test_i18n.py."""
 from __future__ import annotations
 
 import pytest

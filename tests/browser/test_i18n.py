@@ -28,7 +28,8 @@ VIEWS = {
 
 
 def open_view(app, lang: str, view: str):
-    app.open(f"?lang={lang}&view={view}{VIEWS[view]}")
+    """`view` in `lang`, in its state of VIEWS (a view not there: as it opens by default)."""
+    app.open(f"?lang={lang}&view={view}{VIEWS.get(view, '')}")
     page = app.page
     page.evaluate("async (name) => { const v = await window.subwordLab.showView(name); "
                   "if (v && v.settled) await v.settled(); }", view)

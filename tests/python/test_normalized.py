@@ -5,7 +5,7 @@ import json
 
 import pytest
 import tokenizers
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 from tokenizers import Regex
 
 from subword_lab.core.normalized import (
@@ -256,6 +256,9 @@ def _check_alignment(ns):
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=40), st.lists(st.sampled_from(sorted(OPS)), min_size=1, max_size=4))
+# Found by this test in a fresh-clone run: stripped to nothing, then appended to, every char
+# has an empty span, and the filter read past the end (tokenizers panics there).
+@example(text="\x85", names=["nfkd_lower_strip", "append", "filter"])
 def test_arbitrary_unicode_never_raises_and_alignment_stays_ordered(text, names):
     ns = NormalizedString(text)
     for name in names:

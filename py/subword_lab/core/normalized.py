@@ -196,7 +196,28 @@ class NormalizedString:
         rng = self._original_to_normalized(0, len(self.original))
         if rng is None:
             return
+        if rng[1] - rng[0] < len(self.normalized) and self._reads_past_end(*rng, changes, initial_offset):
+            # Every char has an empty span (say, appended to a string stripped to nothing):
+            # that range misses them, and tokenizers panics reading past its end ("index
+            # out of bounds" in transform_range). The changes describe the whole string, so
+            # they are applied to the whole string.
+            rng = (0, len(self.normalized))
         self._transform_range(rng[0], rng[1], changes, initial_offset)
+
+    def _reads_past_end(self, start, end, changes, initial_offset) -> bool:
+        """Whether _transform_range(start, end, ...) would read a char's span past the last
+        char (its offsets move as there)."""
+        size = len(self.normalized)
+        offset = start + min(initial_offset, end - start)
+        for _, change in changes:
+            if change <= 0:
+                if offset >= size:
+                    return True
+                if offset < end:
+                    offset += 1
+                if change < 0:
+                    offset = min(offset - change, end)
+        return False
 
     def _transform_range(self, start, end, changes, initial_offset=0):
         align = self._align

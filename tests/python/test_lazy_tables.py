@@ -62,17 +62,31 @@ def test_merge_table_of_strings_encodes_as_the_full_table_and_tokenizers():
     rng = random.Random(11)
     as_strings, as_pairs = _bpe_pair(rng)
     lazy = models.from_dict(as_strings)
-    full = models.from_dict(as_pairs)
+    lazy_pairs = models.from_dict(as_pairs)
     assert isinstance(lazy._merges, MergeTable) and lazy._merges._ranks is not None
-    assert full._merges._ranks is None  # pairs: built whole
+    assert lazy_pairs._merges._ranks is not None  # pairs of space-free tokens: lazy too
+    full = models.from_dict(as_pairs)
+    full._build_merges([tuple(p) for p in as_pairs["merges"]])  # the general build
+    assert full._merges._ranks is None
     hf = hf_models.BPE(vocab=as_strings["vocab"], merges=[tuple(p) for p in as_pairs["merges"]],
                        unk_token="<unk>")
     for word in _random_words(rng, 500, 20):
         got = [t.id for t in lazy.tokenize(word)]
-        assert got == [t.id for t in full.tokenize(word)], word
+        assert got == [t.id for t in full.tokenize(word)] == [t.id for t in lazy_pairs.tokenize(word)], word
         assert got == [t.id for t in hf.tokenize(word)], word
-    assert lazy.merges == full.merges
-    assert lazy.to_dict()["merges"] == full.to_dict()["merges"]
+    assert lazy.merges == full.merges == lazy_pairs.merges
+    assert lazy.to_dict()["merges"] == full.to_dict()["merges"] == lazy_pairs.to_dict()["merges"]
+
+
+def test_pairs_with_a_space_in_a_token_are_built_whole_and_encode_as_tokenizers():
+    """A pair's text would not say which merge "a b" + "c" is, so the table is built whole."""
+    vocab = {"a": 0, "b": 1, "c": 2, " ": 3, "a ": 4, "a b": 5, "a bc": 6, "bc": 7}
+    merges = [["a", " "], ["a ", "b"], ["b", "c"], ["a b", "c"]]
+    ours = models.from_dict({"type": "BPE", "vocab": vocab, "merges": merges})
+    assert ours._merges._ranks is None
+    hf = hf_models.BPE(vocab=vocab, merges=[tuple(m) for m in merges])
+    for word in ["a bc", "a b", "bc", "a a bc", "ca b"]:
+        assert [t.id for t in ours.tokenize(word)] == [t.id for t in hf.tokenize(word)], word
 
 
 def test_merge_outside_the_vocabulary_is_still_refused_by_name():

@@ -79,7 +79,14 @@ def from_strings(vocab: dict[str, int], vocab_r: dict[int, str], merges: list[An
     if cut or not merges or len(vocab_r) != len(vocab):
         return None
     repeat = itertools.repeat
-    if set(map(type, merges)) != {str} or set(map(str.count, merges, repeat(" "))) != {1}:
+    kinds = set(map(type, merges))
+    if kinds in ({list}, {tuple}):
+        # Pairs (today's tokenizer.json form): as "left right" texts when that says the
+        # same, each a pair of strings (a token with a space then fails the count below).
+        if set(map(len, merges)) != {2} or set(map(type, itertools.chain.from_iterable(merges))) != {str}:
+            return None
+        merges, kinds = list(map(" ".join, merges)), {str}
+    if kinds != {str} or set(map(str.count, merges, repeat(" "))) != {1}:
         return None
     tokens = set(" ".join(merges).split(" "))  # every left and right
     tokens.update(map(str.replace, merges, repeat(" "), repeat("")))  # what each makes

@@ -205,8 +205,8 @@ def watch_context(context, site):
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
-# What a test can do to its tab that outlives a navigation: a tab a test used so is closed
-# after it instead of being handed to the next test.
+# What a test can do to its tab that outlives a navigation (these, and installing Playwright's
+# clock): a tab a test used so is closed after it instead of being handed to the next test.
 LASTING = ("route", "route_from_har", "unroute", "unroute_all", "add_init_script", "expose_function",
            "expose_binding", "emulate_media", "set_extra_http_headers", "set_default_timeout",
            "set_default_navigation_timeout", "add_locator_handler", "on", "once")
@@ -275,6 +275,10 @@ class SharedContext:
 def _marks_lasting(tab):
     for name in LASTING:  # each marks the tab as one not to hand on
         setattr(tab, name, functools.partial(_lasting, tab, getattr(type(tab), name)))
+    # Playwright's clock, once installed, is the tab's clock on every later page too.
+    clock = tab.clock
+    clock.install = functools.partial(_lasting, tab, lambda _, *args, **kwargs:
+                                      type(clock).install(clock, *args, **kwargs))
     return tab
 
 

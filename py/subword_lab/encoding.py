@@ -119,6 +119,16 @@ class Encoding:
 
     # -- construction ---------------------------------------------------------
 
+    def _blank_text_columns(self) -> None:
+        """No token string, offsets or word for any token, and type id 0: what tokenizers'
+        encode_batch_fast gives for the tokens of a text, a pair's second text too (it tracks
+        none of them; the post-processor then sets the type ids it sets)."""
+        n = len(self.ids)
+        self.type_ids = [0] * n
+        self.tokens = [""] * n
+        self.offsets = [(0, 0)] * n
+        self.word_ids = [None] * n
+
     @classmethod
     def compact(cls, ids: Sequence[int], type_id: int, starts: Sequence[int],
                 ends: Sequence[int], word_ids: Sequence[int | None],

@@ -289,20 +289,20 @@ class Tokenizer:
         except SubwordLabError as exc:
             raise self._named(exc) from None
 
-    def _encode_batch(self, inputs, is_pretokenized, add_special_tokens):
+    def _encode_batch(self, inputs, is_pretokenized, add_special_tokens, blank=False):
         out = []
         for item in inputs:
             if hasattr(item, "tolist"):  # a row of a numpy array
                 item = item.tolist()
             if isinstance(item, (tuple, list)) and not is_pretokenized:
                 out.append(self._encode_unpadded(item[0], item[1], False,
-                                                 add_special_tokens))
+                                                 add_special_tokens, blank))
             elif is_pretokenized and _is_word_lists_pair(item):
                 out.append(self._encode_unpadded(item[0], item[1], True,
-                                                 add_special_tokens))
+                                                 add_special_tokens, blank))
             else:
                 out.append(self._encode_unpadded(item, None, is_pretokenized,
-                                                 add_special_tokens))
+                                                 add_special_tokens, blank))
         if self._padding is not None:
             self._pad(out)
         return out
@@ -320,11 +320,17 @@ class Tokenizer:
         finally:
             added.encode_special_tokens = saved
 
-    def _encode_unpadded(self, sequence, pair, is_pretokenized, add_special_tokens):
+    def _encode_unpadded(self, sequence, pair, is_pretokenized, add_special_tokens, blank=False):
+        """One input of a batch, not padded yet; `blank`: its text's tokens without their
+        strings, offsets and words (encode_batch_fast)."""
         encoding = self._encode_sequence(sequence, 0, is_pretokenized, None)
         pair_encoding = None
         if pair is not None:
             pair_encoding = self._encode_sequence(pair, 1, is_pretokenized, None)
+        if blank:
+            for part in (encoding, pair_encoding):
+                if part is not None:
+                    part._blank_text_columns()
         return self._post_process(encoding, pair_encoding, add_special_tokens)
 
     def _encode_sequence(self, sequence, type_id, is_pretokenized, on_event):
@@ -707,8 +713,14 @@ class Tokenizer:
 
     def encode_batch_fast(self, input: Iterable[EncodeInput], is_pretokenized: bool = False,
                           add_special_tokens: bool = True) -> list[Encoding]:
-        """HF's faster batch (no offsets there); here the same as encode_batch."""
-        return self.encode_batch(input, is_pretokenized, add_special_tokens)
+        """encode_batch as tokenizers' faster batch gives it: the ids, masks and sequence ids
+        of encode_batch, but the tokens that come from the text carry no string (""), no
+        offsets ((0, 0)) and no word (None); those the post-processor or padding add keep
+        theirs."""
+        try:
+            return self._encode_batch(input, is_pretokenized, add_special_tokens, blank=True)
+        except SubwordLabError as exc:
+            raise self._named(exc) from None
 
     async def async_encode(self, sequence: InputSequence, pair: InputSequence | None = None,
                            is_pretokenized: bool = False,
@@ -722,7 +734,7 @@ class Tokenizer:
     async def async_encode_batch_fast(self, input: Iterable[EncodeInput],
                                       is_pretokenized: bool = False,
                                       add_special_tokens: bool = True) -> list[Encoding]:
-        return self.encode_batch(input, is_pretokenized, add_special_tokens)
+        return self.encode_batch_fast(input, is_pretokenized, add_special_tokens)
 
     async def async_decode_batch(self, sequences: Iterable[Iterable[int]],
                                  skip_special_tokens: bool = True) -> list[str]:

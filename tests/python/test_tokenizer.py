@@ -10,6 +10,7 @@ import tokenizers
 from subword_lab import AddedToken, Tokenizer
 from subword_lab.core.errors import SubwordLabError
 from test_parity_bert import FULL, mismatches, view
+from tools import assets
 
 
 @pytest.fixture()
@@ -270,3 +271,47 @@ def test_events_do_not_change_the_result(both, multilingual_lines):
     ours, _ = both
     for line in multilingual_lines:
         assert view(ours.encode(line, on_event=lambda e: None)) == view(ours.encode(line))
+
+
+def _fast_view(encoding):
+    """Every column and helper answer of an encode_batch_fast result, its overflow's too."""
+    return (encoding.ids, encoding.tokens, encoding.offsets, encoding.word_ids, encoding.type_ids,
+            encoding.sequence_ids, encoding.special_tokens_mask, encoding.attention_mask,
+            encoding.n_sequences, encoding.char_to_token(2), encoding.token_to_chars(1),
+            encoding.word_to_tokens(0), encoding.token_to_word(1),
+            [_fast_view(o) for o in encoding.overflowing])
+
+
+FAST_INPUTS = ["Hello<|endoftext|> the quick brown fox<|begin_of_text|> <s>x [SEP] naïve",
+               ("A first sentence of a pair, long enough to overflow.", "and its second part"),
+               ("Both texts of this pair are long enough", "to overflow: their overflow holds both"),
+               "", "   ", "日本語のテキスト and emoji 👍🏽"]
+
+
+@pytest.mark.parametrize("name", ["bert-base-uncased.tokenizer.json", "gpt2.tokenizer.json",
+                                  "llama3_1.tokenizer.json", "xlm-roberta.tokenizer.json",
+                                  "llama2.tokenizer.json"])
+@pytest.mark.parametrize("settings", ["plain", "truncated and padded"])
+def test_encode_batch_fast_gives_what_tokenizers_gives(name, settings):
+    """tokenizers' fast batch tracks no string, offsets or word for the text's tokens (the
+    post-processor's and the padding's keep theirs): the same ids and masks as encode_batch,
+    (0, 0) offsets, None words and "" tokens; async too, pre-tokenized words too."""
+    import asyncio
+
+    path = str(assets.fetch([name], quiet=True)[name])
+    ours, theirs = Tokenizer.from_file(path), tokenizers.Tokenizer.from_file(path)
+    for tok in (ours, theirs):
+        tok.no_truncation()
+        tok.no_padding()
+        tok.add_tokens(["quick brown"])
+        if settings != "plain":
+            tok.enable_truncation(12, stride=2)
+            tok.enable_padding(length=16)
+    got = [_fast_view(e) for e in ours.encode_batch_fast(FAST_INPUTS)]
+    assert got == [_fast_view(e) for e in theirs.encode_batch_fast(FAST_INPUTS)]
+    assert got == [_fast_view(e) for e in asyncio.run(ours.async_encode_batch_fast(FAST_INPUTS))]
+    assert [e.ids for e in ours.encode_batch_fast(FAST_INPUTS)] == [
+        e.ids for e in ours.encode_batch(FAST_INPUTS)]
+    words = [["Pre", "tokenized", "words", "as", "a", "list"], ["and", "a", "pair", "of", "lists", "too"]]
+    assert [_fast_view(e) for e in ours.encode_batch_fast([words], is_pretokenized=True)] == [
+        _fast_view(e) for e in theirs.encode_batch_fast([words], is_pretokenized=True)]

@@ -8,10 +8,13 @@ import contextlib
 import json
 import os
 import re
+import random
 import shutil
+import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,9 @@ from shots import shot_path
 ROOT = Path(__file__).resolve().parents[2]
 RUNNING = re.compile(r"(http://127\.0\.0\.1:\d+)/(?:lab|tree)")
 # the servers' own extras that would ask the internet (news, update checks)
+# Below Linux's ephemeral range (32768-60999): Jupyter probes its port, closes it and binds
+# it again later, and a port the kernel hands out meanwhile (to any connection) is lost.
+PORTS = (20000, 32000)
 QUIET = {"jupyterlab": ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
          "notebook": []}
 
@@ -44,7 +50,7 @@ def serve(base: Path, app: str):
                PYTHONPATH=os.pathsep.join([str(ROOT / "py"), os.environ.get("PYTHONPATH", "")]))
     server = subprocess.Popen(
         [sys.executable, "-m", app, "--no-browser", "--allow-root", "--IdentityProvider.token=",
-         "--ServerApp.password=", "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0",
+         "--ServerApp.password=", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={random.randrange(*PORTS)}",
          f"--ServerApp.root_dir={root}", *QUIET[app]],
         env=env, cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     url = listening(server, server.stderr, RUNNING, app).group(1)
@@ -56,9 +62,9 @@ def serve(base: Path, app: str):
 
 
 def listening(server: subprocess.Popen, stream, pattern: re.Pattern, app: str) -> re.Match:
-    """The match of `pattern` in the line where the server says where it listens; the test
-    fails with its log if it exits first. Its log is read on after that, so that a full pipe
-    never blocks it."""
+    """The match of `pattern` in the line where the server says where it listens, once that
+    port takes connections; the test fails with its log if it exits first. Its log is read
+    on after that, so that a full pipe never blocks it."""
     log = []
     found = None
     for line in stream:
@@ -70,7 +76,25 @@ def listening(server: subprocess.Popen, stream, pattern: re.Pattern, app: str) -
     if found is None:
         server.kill()
         pytest.fail(f"{app} did not start:\n" + "".join(log))
+    accepting(server, int(re.search(r":(\d+)", found.group(0)).group(1)), app, log)
     return found
+
+
+def accepting(server: subprocess.Popen, port: int, app: str, log: list, seconds: float = 60) -> None:
+    """Wait until `port` on loopback takes a connection. Jupyter (ServerApp.start_app) and
+    marimo (its startup hook, before uvicorn binds) print their address before they listen:
+    on a busy machine a page opened at once was refused."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                pytest.fail(f"{app} said it listens on port {port} but takes no connection there:\n"
+                            + "".join(log))
+            time.sleep(0.05)
 
 
 def chip_ids(widget, testid="token"):

@@ -10,7 +10,9 @@ of later calls) and js-tiktoken's `encode(...).length`. The ratios page / gpt-to
 are printed per tokenizer (BERT and Unigram against gpt-tokenizer's GPT-2 count of the
 same text), with the load average: absolute times vary with the machine. "/ beside" is
 the median over runs of the page's time over gpt-tokenizer's later calls timed just
-before that run, the steadiest figure when the load changes during the bench.
+before that run, the steadiest figure when the load changes during the bench. "chips"
+is the median time until the chips of the text's head are drawn (setText resolves): a
+long text's count is asked for ahead of them.
 
     python3 build.py build && .venv/bin/python bench/bench_count.py
     BENCH_ROUNDS=5 .venv/bin/python bench/bench_count.py
@@ -151,16 +153,17 @@ CALL_COUNT = """async ({ key, text, fastChars }) => {
 }"""
 
 
-def page_count(browser, url, text, preset, cpu):
+def page_count(browser, url, text, preset, cpu, chips=None):
     """(ms, count) of the page counting `text` (bench_page.book_count_time); traced when
-    TRACE, adding to cpu[thread name] the CPU ms of the tasks each thread ran meanwhile."""
+    TRACE, adding to cpu[thread name] the CPU ms of the tasks each thread ran meanwhile;
+    `chips` gets the ms until the head's chips were drawn."""
     if not TRACE:
-        return book_count_time(browser, url, text, preset, on_ready=settle)
+        return book_count_time(browser, url, text, preset, on_ready=settle, chips=chips)
 
     def settle_then_trace(page):
         settle(page)
         browser.start_tracing(categories=TRACE_CATEGORIES)
-    result = book_count_time(browser, url, text, preset, on_ready=settle_then_trace)
+    result = book_count_time(browser, url, text, preset, on_ready=settle_then_trace, chips=chips)
     trace = json.loads(browser.stop_tracing())["traceEvents"]
     names = {(e["pid"], e["tid"]): e["args"].get("name") for e in trace if e.get("name") == "thread_name"}
     for e in trace:
@@ -216,6 +219,8 @@ def main() -> int:
         js_page.wait_for_selector("html[data-ready='1']", state="attached", timeout=60_000)
         js = js_page.evaluate(JS_COUNT, {"text": text, "rounds": 5})
         runs = {preset: [] for preset in PRESETS}
+        chips = {preset: [] for preset in PRESETS}  # ms until the head's chips were drawn
+        base_chips = {preset: [] for preset in PRESETS}
         beside = {preset: [] for preset in PRESETS}  # page run / gpt-tokenizer just before
         cpu = {preset: {} for preset in PRESETS}  # thread -> CPU ms over the traced runs
         base_cpu = {preset: {} for preset in PRESETS}
@@ -224,10 +229,11 @@ def main() -> int:
         for _ in range(ROUNDS):  # presets in turn, so drift hits each alike
             for preset in PRESETS:
                 gpt_now = js_page.evaluate(JS_BESIDE, {"text": text, "rounds": 3})
-                runs[preset].append(page_count(browser, url, text, preset, cpu[preset]))
+                runs[preset].append(page_count(browser, url, text, preset, cpu[preset], chips[preset]))
                 beside[preset].append(runs[preset][-1][0] / gpt_now[preset if preset in gpt_now else "gpt2"])
                 if base_url:
-                    base_ms, base_n = page_count(browser, base_url, text, preset, base_cpu[preset])
+                    base_ms, base_n = page_count(browser, base_url, text, preset, base_cpu[preset],
+                                                 base_chips[preset])
                     based[preset].append((runs[preset][-1][0] / base_ms, base_ms, base_n))
                 old[preset].append(worker_count(browser, url, text, preset, 0))
                 new[preset].append(worker_count(browser, url, text, preset, None))
@@ -245,7 +251,8 @@ def main() -> int:
     print(f"botchan.txt, {len(text):,} characters; {ROUNDS} fresh pages per tokenizer, the text "
           f"set {'once Python is ready' if FROM_READY else 'once the page is settled'}; "
           f"load average {load[0]:.2f} before, {load_after[0]:.2f} after")
-    print(f"{'':34}{'ms':>9}{'tokens':>10}{'/ gpt-tok':>11}{'/ gpt-tok 1st':>15}{'/ beside':>10}")
+    print(f"{'':34}{'ms':>9}{'tokens':>10}{'/ gpt-tok':>11}{'/ gpt-tok 1st':>15}{'/ beside':>10}"
+          f"{'chips':>8}")
     for name, row in js.items():
         later = med(row["later"])
         print(f"{name:34}{later:>9.1f}{row['count']:>10,}   (first call {row['first']:.1f} ms"
@@ -262,18 +269,21 @@ def main() -> int:
                 else "  DIFFERENT from gpt-tokenizer"
         label = f"page {preset}" + ("" if preset in gpt else " (vs GPT-2)")
         print(f"{label:34}{ms:>9.0f}{min(counts):>10,}{ms / gpt[against]:>10.1f}x"
-              f"{ms / gpt_first[against]:>14.1f}x{med(beside[preset]):>9.1f}x"
+              f"{ms / gpt_first[against]:>14.1f}x{med(beside[preset]):>9.1f}x{med(chips[preset]):>8.0f}"
               f"   (runs {', '.join(f'{t:.0f}' for t in times)}){same}")
-        results["page"][preset] = {"ms": times, "counts": sorted(counts), "beside": beside[preset]}
+        results["page"][preset] = {"ms": times, "counts": sorted(counts), "beside": beside[preset],
+                                   "chips_ms": chips[preset]}
     if base_url:
         print(f"\nthis build against {BASE}, the same text, in turn:")
         for preset in PRESETS:
             ratios = [r for r, _, _ in based[preset]]
             same = {n for _, _, n in based[preset]} == {n for _, n in runs[preset]}
             print(f"{preset:34}{med(r for _, r, _ in based[preset]):>9.0f} ms there, this / that "
-                  f"{med(ratios):.2f}x (runs {', '.join(f'{r:.2f}' for r in ratios)})"
+                  f"{med(ratios):.2f}x (runs {', '.join(f'{r:.2f}' for r in ratios)}); chips drawn "
+                  f"{med(base_chips[preset]):.0f} ms there"
                   + ("" if same else "   COUNTS DIFFER"))
             results["page"][preset]["base"] = based[preset]
+            results["page"][preset]["base_chips_ms"] = base_chips[preset]
     if TRACE:
         print("\nCPU ms a run (traced), the worker's tasks + the main thread's:")
         for preset in PRESETS:

@@ -282,16 +282,21 @@ def keypress_times(browser, url, text, preset):
     return times, tokens, longest
 
 
-def book_count_time(browser, url, text, preset, on_ready=None):
+def book_count_time(browser, url, text, preset, on_ready=None, chips=None):
     """(ms, count): `text` set on a fresh page until its whole count is complete;
-    on_ready(page), if given, runs once the page is ready, just before."""
+    on_ready(page), if given, runs once the page is ready, just before. `chips`, a list if
+    given, gets the ms until the chips of the text's head were drawn (setText resolved)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(f"{url}/?tokenizer={preset}")
     page.wait_for_selector(READY, state="attached", timeout=180_000)
     if on_ready is not None:
         on_ready(page)
-    start = page.evaluate("(t) => { const at = performance.now(); window.subwordLab.setText(t); return at; }", text)
+    start = page.evaluate("""(t) => {
+        const at = performance.now();
+        window.chipsDrawnAt = null;
+        Promise.resolve(window.subwordLab.setText(t)).then(() => { window.chipsDrawnAt = performance.now(); });
+        return at; }""", text)
     # Complete for this text: its characters are shown (the default text was complete before).
     page.wait_for_function("""(n) => {
         const chars = document.querySelector('[data-testid=char-count]');
@@ -300,6 +305,9 @@ def book_count_time(browser, url, text, preset, on_ready=None):
                            arg=len(text), timeout=600_000, polling="raf")
     end = page.evaluate("performance.now()")
     count = int(page.get_by_test_id("token-count").get_attribute("data-count"))
+    if chips is not None:
+        page.wait_for_function("() => window.chipsDrawnAt !== null", timeout=600_000)
+        chips.append(page.evaluate("window.chipsDrawnAt") - start)
     context.close()
     return end - start, count
 

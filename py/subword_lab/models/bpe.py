@@ -40,7 +40,7 @@ CHUNK_FROM = 48
 def _parse_merges(merges: Iterable[Any], tuples: bool = True) -> list:
     """Accept [("a", "b"), ...], [["a", "b"], ...] or the older ["a b", ...];
     `tuples=False` may return two-item lists (saves a pass when only read)."""
-    pairs = _parse_merges_fast(merges, tuples)
+    pairs = _merge_table.checked_pairs(merges, tuples)
     if pairs is not None:
         return pairs
     pairs = []
@@ -56,22 +56,6 @@ def _parse_merges(merges: Iterable[Any], tuples: bool = True) -> list:
         else:
             raise model_error(f"merge {k} must be a pair of strings, got {m!r}", "merges")
     return pairs
-
-
-def _parse_merges_fast(merges, tuples=True):
-    """The well-formed cases checked with map/set (C loops), since files hold tens
-    of thousands of merges; None when something is off, and the per-merge loop
-    then names the bad merge."""
-    merges = list(merges)
-    kinds = set(map(type, merges))
-    if kinds == {str}:
-        merges = list(map(str.split, merges, itertools.repeat(" ")))
-        kinds = {list}
-    if not merges or not kinds <= {tuple, list} or set(map(len, merges)) != {2}:
-        return None
-    if set(map(type, itertools.chain.from_iterable(merges))) != {str}:
-        return None
-    return merges if kinds == {tuple} or not tuples else list(map(tuple, merges))
 
 
 def _irregular(starts: Sequence[int], ends: Sequence[int], n: int) -> bool:

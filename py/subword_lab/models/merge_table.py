@@ -30,7 +30,7 @@ class _TakesMerges(Protocol):
 _Pair = tuple[int, int]
 _Merge = tuple[int, int] | None
 
-__all__ = ["MergeTable", "PackedMerges", "from_strings", "use_packed"]
+__all__ = ["MergeTable", "PackedMerges", "checked_pairs", "from_strings", "use_packed"]
 
 
 class MergeTable(dict[_Pair, _Merge]):
@@ -69,6 +69,24 @@ class MergeTable(dict[_Pair, _Merge]):
         return [(vocab_r[a], vocab_r[b]) for (a, b), _ in ranked]
 
 
+def checked_pairs(merges: Iterable[Any], tuples: bool = True) -> list | None:
+    """The merges as (left, right) pairs when every one is well formed: a pair of strings,
+    or one "left right" string (split at its spaces); None when something is off (then
+    the caller's per-merge loop names the bad merge). Checked with map and set, C loops,
+    since files hold hundreds of thousands of merges. `tuples=False` may return two-item
+    lists (saves a pass when only read)."""
+    merges = list(merges)
+    kinds = set(map(type, merges))
+    if kinds == {str}:
+        merges = list(map(str.split, merges, itertools.repeat(" ")))
+        kinds = {list}
+    if not merges or not kinds <= {tuple, list} or set(map(len, merges)) != {2}:
+        return None
+    if set(map(type, itertools.chain.from_iterable(merges))) != {str}:
+        return None
+    return merges if kinds == {tuple} or not tuples else list(map(tuple, merges))
+
+
 def from_strings(vocab: dict[str, int], vocab_r: dict[int, str], merges: list[Any],
                  cut: int) -> MergeTable | None:
     """The on-demand table of a list of "left right" strings when every merge is one
@@ -80,19 +98,25 @@ def from_strings(vocab: dict[str, int], vocab_r: dict[int, str], merges: list[An
         return None
     repeat = itertools.repeat
     kinds = set(map(type, merges))
-    if kinds in ({list}, {tuple}):
-        # Pairs (today's tokenizer.json form): as "left right" texts when that says the
-        # same, each a pair of strings (a token with a space then fails the count below).
-        if set(map(len, merges)) != {2} or set(map(type, itertools.chain.from_iterable(merges))) != {str}:
+    if kinds == {str}:
+        texts = merges
+        tokens = set(" ".join(merges).split(" "))  # every left and right
+    elif kinds in ({list}, {tuple}):
+        # Pairs (today's tokenizer.json form): keyed by their "left right" texts, which say
+        # the same unless a token holds a space (the count below then fails).
+        pairs = checked_pairs(merges, tuples=False)
+        if pairs is None:
             return None
-        merges, kinds = list(map(" ".join, merges)), {str}
-    if kinds != {str} or set(map(str.count, merges, repeat(" "))) != {1}:
+        texts = list(map(" ".join, pairs))
+        tokens = set(itertools.chain.from_iterable(pairs))
+    else:
         return None
-    tokens = set(" ".join(merges).split(" "))  # every left and right
-    tokens.update(map(str.replace, merges, repeat(" "), repeat("")))  # what each makes
+    if set(map(str.count, texts, repeat(" "))) != {1}:
+        return None
+    tokens.update(map(str.replace, texts, repeat(" "), repeat("")))  # what each makes
     if not vocab.keys() >= tokens:
         return None
-    return MergeTable(ranks=dict(zip(merges, itertools.count())), vocab=vocab, vocab_r=vocab_r)
+    return MergeTable(ranks=dict(zip(texts, itertools.count())), vocab=vocab, vocab_r=vocab_r)
 
 
 class PackedMerges(MergeTable):

@@ -12,7 +12,7 @@ same text), with the load average: absolute times vary with the machine. "/ besi
 the median over runs of the page's time over gpt-tokenizer's later calls timed just
 before that run, the steadiest figure when the load changes during the bench. "chips"
 is the median time until the chips of the text's head are drawn (setText resolves): a
-long text's count is asked for ahead of them.
+long text's count is asked for right behind their encode, and shares the worker with it.
 
     python3 build.py build && .venv/bin/python bench/bench_count.py
     BENCH_ROUNDS=5 .venv/bin/python bench/bench_count.py

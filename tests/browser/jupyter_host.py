@@ -7,8 +7,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -24,10 +24,10 @@ from shots import shot_path
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNING = re.compile(r"(http://127\.0\.0\.1:\d+)/(?:lab|tree)")
-# the servers' own extras that would ask the internet (news, update checks)
 # Below Linux's ephemeral range (32768-60999): Jupyter probes its port, closes it and binds
 # it again later, and a port the kernel hands out meanwhile (to any connection) is lost.
 PORTS = (20000, 32000)
+# the servers' own extras that would ask the internet (news, update checks)
 QUIET = {"jupyterlab": ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
          "notebook": []}
 
